@@ -1,0 +1,27 @@
+"""Queue again the documents whose ingestion was interrupted (the embedded broker keeps no queue on disk)."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
+
+from apps.documents.models import Document, DocumentStatus, IngestJob, JobStage
+from apps.documents.services.ingest import ingest_enqueue
+
+
+class Command(BaseCommand):
+    help = "Re-queue ingestion of documents left pending or processing by a stopped worker."
+
+    def handle(self, *args, **options) -> None:
+        stuck = Document.objects.filter(status__in=[DocumentStatus.PENDING, DocumentStatus.PROCESSING])
+        count = 0
+        for document in stuck:
+            with transaction.atomic():
+                IngestJob.objects.filter(document=document).exclude(
+                    stage__in=[JobStage.DONE, JobStage.FAILED]
+                ).update(stage=JobStage.FAILED, error="Interrupted: the portal stopped.", finished_at=timezone.now())
+                ingest_enqueue(document)
+            count += 1
+        if count:
+            self.stdout.write(f"Re-queued {count} interrupted document(s).")

@@ -1,0 +1,173 @@
+"""Collections, who may use them, and the documents and chunks inside them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class Collection(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("collection-detail", kwargs={"slug": self.slug})
+
+
+class Role(models.TextChoices):
+    VIEWER = "viewer", "Viewer"
+    EDITOR = "editor", "Editor"
+    MANAGER = "manager", "Manager"
+
+
+class Membership(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.VIEWER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "collection"], name="one_membership_per_user")]
+        ordering = ["collection__name", "user__username"]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.collection} ({self.role})"
+
+
+class DocumentStatus(models.TextChoices):
+    PENDING = "pending", "Waiting"
+    PROCESSING = "processing", "Processing"
+    READY = "ready", "Ready"
+    FAILED = "failed", "Failed"
+
+
+def _upload_path(instance: Document, filename: str) -> str:
+    # The hash keeps two files of the same name apart; the original name is kept on the row.
+    return f"collections/{instance.collection_id}/{instance.sha256[:16]}/{filename}"
+
+
+class Document(models.Model):
+    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="documents")
+    title = models.CharField(max_length=500, blank=True)
+    original_name = models.CharField(max_length=255)
+    file = models.FileField(upload_to=_upload_path, max_length=500)
+    doc_type = models.CharField(max_length=10, blank=True)
+    size = models.BigIntegerField(default=0)
+    sha256 = models.CharField(max_length=64, db_index=True)
+    status = models.CharField(max_length=12, choices=DocumentStatus.choices, default=DocumentStatus.PENDING)
+    error = models.TextField(blank=True)
+    page_count = models.PositiveIntegerField(null=True, blank=True)
+    chunk_count = models.PositiveIntegerField(default=0)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["collection", "sha256"], name="one_copy_per_collection"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or self.original_name
+
+    @property
+    def display_title(self) -> str:
+        return self.title or self.original_name
+
+    def latest_job(self) -> IngestJob | None:
+        return self.jobs.order_by("-created_at", "-id").first()
+
+
+class JobStage(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    PARSE = "parse", "Reading the file"
+    CHUNK = "chunk", "Splitting into passages"
+    INDEX = "index", "Indexing"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class IngestJob(models.Model):
+    """One run of ingestion for a document; the row a page polls for progress."""
+
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="jobs")
+    stage = models.CharField(max_length=10, choices=JobStage.choices, default=JobStage.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"ingest of {self.document_id}: {self.stage}"
+
+    @property
+    def finished(self) -> bool:
+        return self.stage in (JobStage.DONE, JobStage.FAILED)
+
+    # Share of the whole job at the start of each stage; within a stage, done/total fills the rest of it.
+    _STAGE_SPAN = {JobStage.QUEUED: (0, 0), JobStage.PARSE: (0, 40), JobStage.CHUNK: (40, 50),
+                   JobStage.INDEX: (50, 100)}
+
+    @property
+    def percent(self) -> int:
+        if self.stage == JobStage.DONE:
+            return 100
+        start, end = self._STAGE_SPAN.get(self.stage, (0, 0))
+        within = self.done / self.total if self.total else 0
+        return int(start + (end - start) * within)
+
+
+class LocatorPrecision(models.TextChoices):
+    BBOX = "bbox", "Page and rectangles"
+    PARAGRAPH = "paragraph", "Paragraphs"
+    FILE = "file", "Whole file"
+
+
+class Chunk(models.Model):
+    """A passage of a document with its exact place in the source (see design.md, Locators)."""
+
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="chunks")
+    chunk_index = models.PositiveIntegerField()
+    text = models.TextField()
+    section = models.CharField(max_length=300, blank=True)
+    heading_path = models.JSONField(default=list, blank=True)
+    chunk_type = models.CharField(max_length=10, default="text")
+    weight = models.FloatField(default=1.0)
+    page = models.PositiveIntegerField(null=True, blank=True)
+    page_end = models.PositiveIntegerField(null=True, blank=True)
+    para_start = models.PositiveIntegerField(null=True, blank=True)
+    para_end = models.PositiveIntegerField(null=True, blank=True)
+    line_start = models.PositiveIntegerField(null=True, blank=True)
+    line_end = models.PositiveIntegerField(null=True, blank=True)
+    # rects: [{page, x0, y0, x1, y1}] in PDF points; page_sizes: {page: [w, h]}; para_ids: DOCX paragraph ids.
+    locator = models.JSONField(default=dict, blank=True)
+    locator_precision = models.CharField(
+        max_length=10, choices=LocatorPrecision.choices, default=LocatorPrecision.FILE
+    )
+    locator_degraded = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["document_id", "chunk_index"]
+        constraints = [
+            models.UniqueConstraint(fields=["document", "chunk_index"], name="one_chunk_per_index"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.document_id}#{self.chunk_index}"

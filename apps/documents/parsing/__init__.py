@@ -1,0 +1,23 @@
+"""Parsing uploaded documents into located blocks, and packing them into chunks.
+
+Pure Python (PyMuPDF, python-docx); no Django, no database.
+"""
+
+from .blocks import Block, ParsedDocument, Rect
+from .chunking import ChunkDraft, chunk_document
+from .errors import ParseError, UnsupportedFormat
+from .registry import SUPPORTED_EXTENSIONS, Parser, parse_document, parser_for
+
+__all__ = [
+    "SUPPORTED_EXTENSIONS",
+    "Block",
+    "ChunkDraft",
+    "ParseError",
+    "ParsedDocument",
+    "Parser",
+    "Rect",
+    "UnsupportedFormat",
+    "chunk_document",
+    "parse_document",
+    "parser_for",
+]

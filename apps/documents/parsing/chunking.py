@@ -1,0 +1,181 @@
+"""Pack parsed blocks into retrieval chunks that keep an honest locator (design.md, "Locators")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .blocks import Block, ParsedDocument, Rect
+
+# Sentence ends: ., !, ? (optionally closed by a quote/bracket) then space and a capital, digit or
+# opening quote; or a CJK full stop. Common abbreviations are protected in _split_sentences.
+_CLOSERS = "\"')]\u201d\u2019"
+_SENTENCE_END_RE = re.compile(
+    r"(?<=[.!?])[\"')\]\u201d\u2019]?\s+(?=[\"(\[\u201c\u2018]?[A-Z0-9\u00c0-\u00dd])"
+    r"|(?<=[\u3002\uff01\uff1f])"
+)
+_ABBREV_RE = re.compile(
+    r"(\b(?:e\.g|i\.e|et al|al|Fig|Figs|Eq|Eqs|Ref|Refs|No|vs|cf|Dr|Mr|Mrs|Ms|Prof|St|approx|ca)\.)$"
+)
+
+
+@dataclass
+class ChunkDraft:
+    chunk_index: int
+    text: str
+    heading_path: tuple[str, ...] = ()
+    section: str = ""  # last heading of heading_path, or ""
+    chunk_type: str = "text"  # text | table | caption
+    para_start: int | None = None
+    para_end: int | None = None
+    para_ids: list[str] = field(default_factory=list)
+    page: int | None = None
+    page_end: int | None = None
+    rects: list[Rect] = field(default_factory=list)
+    line_start: int | None = None
+    line_end: int | None = None
+    locator_precision: str = "file"  # bbox | paragraph | file
+    locator_degraded: bool = False
+
+
+def chunk_document(
+    parsed: ParsedDocument, target_chars: int = 1000, max_chars: int = 1600
+) -> list[ChunkDraft]:
+    """Consecutive blocks are packed up to about target_chars. A chunk never spans a heading change
+    (a heading opens a new chunk and travels with the text under it); tables and captions are
+    chunks of their own; a block longer than max_chars is cut at sentence ends, every piece keeping
+    the whole block's locators."""
+    groups: list[tuple[str, list[Block], str | None]] = []  # (chunk_type, blocks, text override)
+    current: list[Block] = []
+
+    def flush() -> None:
+        if current:
+            groups.append(("text", list(current), None))
+            current.clear()
+
+    def emit_pieces(kind: str, block: Block) -> None:
+        # Headings waiting for text go with the first piece, so no chunk is a bare heading.
+        lead = list(current) if _only_headings(current) else []
+        if not lead:
+            flush()
+        current.clear()
+        for i, piece in enumerate(_pieces(block.text, target_chars, max_chars, table=kind == "table")):
+            if i == 0 and lead:
+                groups.append((kind, [*lead, block], "\n\n".join([*(b.text for b in lead), piece])))
+            else:
+                groups.append((kind, [block], piece))
+
+    for block in parsed.blocks:
+        if block.kind in ("table", "caption"):
+            emit_pieces(block.kind, block)
+            continue
+        if block.kind == "heading" and not _only_headings(current):
+            flush()
+        elif current and block.heading_path != current[-1].heading_path and block.kind != "heading":
+            flush()  # defensive: a path change without a heading block of its own
+        if len(block.text) > max_chars:
+            emit_pieces("text", block)
+            continue
+        size = sum(len(b.text) + 2 for b in current)
+        if current and size + len(block.text) > target_chars and not _only_headings(current):
+            flush()
+        current.append(block)
+    flush()
+    ocr_pages = set(parsed.needs_ocr_pages)
+    return [
+        _draft(i, kind, blocks, text, parsed.doc_type, ocr_pages)
+        for i, (kind, blocks, text) in enumerate(groups)
+    ]
+
+
+def _only_headings(blocks: list[Block]) -> bool:
+    return bool(blocks) and all(b.kind == "heading" for b in blocks)
+
+
+def _draft(
+    index: int, kind: str, blocks: list[Block], text: str | None, doc_type: str, ocr_pages: set[int]
+) -> ChunkDraft:
+    path = blocks[-1].heading_path
+    draft = ChunkDraft(
+        chunk_index=index,
+        text=text if text is not None else "\n\n".join(b.text for b in blocks),
+        heading_path=path,
+        section=path[-1] if path else "",
+        chunk_type=kind,
+        para_start=blocks[0].para_no,
+        para_end=blocks[-1].para_no,
+        para_ids=[b.para_id for b in blocks if b.para_id],
+    )
+    lines = [b for b in blocks if b.line_start is not None]
+    if lines:
+        draft.line_start = min(b.line_start for b in lines)
+        draft.line_end = max(b.line_end or b.line_start for b in lines)
+    pages = [b.page for b in blocks if b.page is not None]
+    if pages:
+        draft.page, draft.page_end = min(pages), max(pages)
+    if doc_type == "pdf":
+        has_geometry = all(b.rects for b in blocks) and not any(b.page in ocr_pages for b in blocks)
+        if has_geometry:
+            draft.locator_precision = "bbox"
+            draft.rects = [r for b in blocks for r in b.rects]
+        else:
+            # Text from a scanned/OCR page (or a block without boxes): page-level only, and said so.
+            draft.locator_precision = "paragraph"
+            draft.locator_degraded = True
+    elif doc_type in ("docx", "md", "txt"):
+        draft.locator_precision = "paragraph"
+    return draft
+
+
+def _pieces(text: str, target: int, max_chars: int, table: bool = False) -> list[str]:
+    """Split text longer than max_chars; tables by rows, prose by sentences. Short text: as is."""
+    if len(text) <= max_chars:
+        return [text]
+    units = text.split("\n") if table else _split_sentences(text)
+    joiner = "\n" if table else " "
+    pieces: list[str] = []
+    buf = ""
+    for unit in units:
+        for part in _hard_split(unit, max_chars):
+            if buf and len(buf) + len(joiner) + len(part) > target:
+                pieces.append(buf)
+                buf = part
+            else:
+                buf = f"{buf}{joiner}{part}" if buf else part
+    if buf:
+        pieces.append(buf)
+    return pieces
+
+
+def _split_sentences(text: str) -> list[str]:
+    out: list[str] = []
+    start = 0
+    for m in _SENTENCE_END_RE.finditer(text):
+        candidate = text[start : m.start()].rstrip()
+        if _ABBREV_RE.search(candidate):
+            continue  # "Fig. 3", "et al. 2014": not a sentence end
+        end = m.start()
+        # keep a closing quote/bracket with its sentence
+        while end < len(text) and text[end] in _CLOSERS:
+            end += 1
+        piece = text[start:end].strip()
+        if piece:
+            out.append(piece)
+        start = end
+    tail = text[start:].strip()
+    if tail:
+        out.append(tail)
+    return out
+
+
+def _hard_split(text: str, max_chars: int) -> list[str]:
+    """A single 'sentence' over max_chars (a data dump, a URL list) is cut at the last space."""
+    parts = []
+    while len(text) > max_chars:
+        cut = text.rfind(" ", 0, max_chars)
+        cut = cut if cut > max_chars // 2 else max_chars
+        parts.append(text[:cut].strip())
+        text = text[cut:].strip()
+    if text:
+        parts.append(text)
+    return parts

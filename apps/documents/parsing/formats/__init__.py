@@ -1,0 +1,1 @@
+"""One module per input format; each exposes a parser object registered in ..registry."""

@@ -1,0 +1,234 @@
+"""PDF parser (PyMuPDF): text blocks with their line boxes, in reading order."""
+
+from __future__ import annotations
+
+import re
+
+import pymupdf
+
+from ..blocks import Block, ParsedDocument, Rect
+from ..errors import ParseError
+from ..textutil import clean_inline, normalise_for_match
+from .pdf_layout import RawBlock, RawLine, drop_running_lines, reading_order
+
+# Ligatures are spelled out by MuPDF itself (no TEXT_PRESERVE_LIGATURES); images are not needed.
+_TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
+_CAPTION_RE = re.compile(r"^(Fig\.|Figure|Table|Scheme|Supplementary (Figure|Table))\s*S?\d+\b")
+_MIN_TEXT_CHARS = 10  # fewer visible characters than this on a page with images => scanned page
+_JUNK_TITLE_RE = re.compile(r"(\.(dvi|pdf|docx?|tex|indd|qxd)$)|(\d+\.\.\d+$)|^untitled$", re.IGNORECASE)
+
+
+class PdfParser:
+    name = "pdf"
+    doc_type = "pdf"
+    extensions = (".pdf",)
+    label = "PDF"
+
+    def score(self, filename: str, head: bytes) -> float:
+        if head.startswith(b"%PDF-"):
+            return 1.0
+        # The spec tolerates junk before the header; only trust that when the name agrees.
+        if b"%PDF-" in head[:1024]:
+            return 0.8 if filename.lower().endswith(".pdf") else 0.3
+        # Named .pdf but not one: still ours, so the person hears "not a valid PDF".
+        return 0.1 if filename.lower().endswith(".pdf") else 0.0
+
+    def parse(self, data: bytes, filename: str) -> ParsedDocument:
+        doc = _open(data)
+        try:
+            return _parse_open(doc)
+        finally:
+            doc.close()
+
+
+def _open(data: bytes) -> pymupdf.Document:
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except Exception as exc:  # FileDataError, RuntimeError, ValueError depending on the damage
+        raise ParseError(
+            "The file is not a valid PDF (it may be damaged or truncated).", detail=repr(exc)
+        ) from exc
+    if doc.needs_pass:
+        doc.close()
+        raise ParseError("The PDF is password-protected; remove the password and upload it again.")
+    if doc.page_count == 0:
+        doc.close()
+        raise ParseError("The file is not a valid PDF (it may be damaged or truncated).")
+    return doc
+
+
+def _parse_open(doc: pymupdf.Document) -> ParsedDocument:
+    pages: list[list[RawBlock]] = []
+    sizes: dict[int, tuple[float, float]] = {}
+    needs_ocr: list[int] = []
+    for pno, page in enumerate(doc, start=1):
+        sizes[pno] = (float(page.rect.width), float(page.rect.height))
+        raw = _page_blocks(page)
+        if _needs_ocr(page, raw):
+            needs_ocr.append(pno)
+            raw = []  # a stray folio on a scanned page is not worth keeping; OCR will redo the page
+        pages.append(raw)
+    drop_running_lines(pages, [sizes[p][1] for p in range(1, len(pages) + 1)])
+    ordered = [reading_order(raw, sizes[pno][0]) for pno, raw in enumerate(pages, start=1)]
+    blocks = _to_blocks(ordered, doc.get_toc(simple=True))
+    return ParsedDocument(
+        blocks=blocks,
+        metadata=_metadata(doc, ordered),
+        page_count=doc.page_count,
+        page_sizes=sizes,
+        needs_ocr_pages=needs_ocr,
+        doc_type="pdf",
+    )
+
+
+def _page_blocks(page: pymupdf.Page) -> list[RawBlock]:
+    out = []
+    for b in page.get_text("dict", flags=_TEXT_FLAGS)["blocks"]:
+        if b.get("type") != 0:
+            continue
+        current: list[RawLine] = []
+        style = None
+        for ln in b["lines"]:
+            text = "".join(span["text"] for span in ln["spans"])
+            if not text.strip():
+                continue
+            line_style = _line_style(ln["spans"])
+            # MuPDF often glues a heading line to the paragraph under it; a change of type size or
+            # weight between lines is where one block really ends and the next begins.
+            if current and line_style != style:
+                out.append(RawBlock(lines=current, max_size=style[0]))
+                current = []
+            style = line_style
+            current.append(RawLine(text=text, bbox=tuple(ln["bbox"])))
+        if current:
+            out.append(RawBlock(lines=current, max_size=style[0]))
+    return out
+
+
+def _line_style(spans: list[dict]) -> tuple[float, bool]:
+    """(size, bold) of the characters that dominate the line, so a bold word inside body text or a
+    superscript does not count as a style change."""
+    weight: dict[tuple[float, bool], int] = {}
+    for span in spans:
+        n = len(span["text"].strip())
+        if n:
+            bold = bool(span["flags"] & pymupdf.TEXT_FONT_BOLD) or "bold" in span["font"].lower()
+            key = (round(span["size"], 1), bold)
+            weight[key] = weight.get(key, 0) + n
+    return max(weight, key=weight.get) if weight else (0.0, False)
+
+
+def _needs_ocr(page: pymupdf.Page, raw: list[RawBlock]) -> bool:
+    text = "".join(ln.text for b in raw for ln in b.lines)
+    visible = sum(1 for ch in text if not ch.isspace())
+    if visible < _MIN_TEXT_CHARS:
+        return bool(page.get_images(full=False))
+    # Fonts without a Unicode map come out as U+FFFD: the text layer is there but unusable.
+    return text.count("\ufffd") > 0.3 * visible
+
+
+def _to_blocks(pages: list[list[RawBlock]], toc: list) -> list[Block]:
+    headings = _toc_by_page(toc)
+    path: list[tuple[int, str]] = []  # (level, heading text) stack
+    blocks: list[Block] = []
+    for pno, raw_blocks in enumerate(pages, start=1):
+        for raw in raw_blocks:
+            text = raw.text
+            if not text:
+                continue
+            kind = "paragraph"
+            level = _match_heading(headings.get(pno, []), text)
+            if level is not None:
+                kind = "heading"
+                path = [(lv, t) for lv, t in path if lv < level] + [(level, text)]
+            elif _CAPTION_RE.match(text):
+                kind = "caption"
+            rects = tuple(Rect(pno, *(round(v, 2) for v in ln.bbox)) for ln in raw.lines)
+            blocks.append(
+                Block(
+                    kind=kind,
+                    text=text,
+                    heading_path=tuple(t for _, t in path),
+                    para_no=len(blocks),
+                    page=pno,
+                    rects=rects,
+                )
+            )
+    return blocks
+
+
+def _toc_by_page(toc: list) -> dict[int, list[list]]:
+    """Outline entries per page; each is [level, normalised title, used?]. Only outline entries whose
+    text really appears as a block become headings, so generic bookmarks ("Section_1") do nothing."""
+    out: dict[int, list[list]] = {}
+    for entry in toc:
+        level, title, page = entry[0], entry[1], entry[2]
+        key = normalise_for_match(re.sub(r"^\s*[\dIVX.]+\s+", "", title))
+        if key and page >= 1:
+            out.setdefault(page, []).append([level, key, False])
+    return out
+
+
+def _match_heading(candidates: list[list], text: str) -> int | None:
+    if len(text) > 300:
+        return None
+    key = normalise_for_match(re.sub(r"^\s*[\dIVX.]+\s+", "", text))
+    matches = [c for c in candidates if not c[2] and c[1] == key]
+    if not matches:
+        return None
+    # Abstract sub-heads ("Background") repeat body section names on page 1 but are usually run
+    # into the text; when two outline entries fit, the more major one is the real block heading.
+    best = min(matches, key=lambda c: c[0])
+    best[2] = True
+    return best[0]
+
+
+def _metadata(doc: pymupdf.Document, pages: list[list[RawBlock]]) -> dict:
+    meta = doc.metadata or {}
+    out: dict = {}
+    title = clean_inline(meta.get("title") or "")
+    # Producers often put a file name or a job id here ("8763205.dvi"); that is not a title.
+    if title and not _JUNK_TITLE_RE.search(title) and re.search(r"[^\W\d_]{3}", title):
+        out["title"] = title
+    else:
+        guess = _first_page_title(pages[0] if pages else [])
+        if guess:
+            out["title"] = guess
+            out["title_guessed"] = True
+    author = clean_inline(meta.get("author") or "")
+    if author:
+        out["authors"] = _split_authors(author)
+    for key in ("subject", "keywords"):
+        if clean_inline(meta.get(key) or ""):
+            out[key] = clean_inline(meta[key])
+    return out
+
+
+def _split_authors(author: str) -> list[str]:
+    if ";" in author:
+        return [a.strip() for a in author.split(";") if a.strip()]
+    parts = [a.strip() for a in re.split(r",| and ", author) if a.strip()]
+    # "Smith, John" is one person; "John Smith, Jane Doe" is two.
+    return parts if all(" " in p for p in parts) else [author]
+
+
+def _first_page_title(blocks: list[RawBlock]) -> str | None:
+    """The text set in the largest type on page 1 (consecutive blocks joined), when it reads like a
+    title. Used only when the PDF's own title field is missing or junk."""
+    if not blocks:
+        return None
+    body = sorted(b.max_size for b in blocks)[len(blocks) // 2]
+    start = max(range(len(blocks)), key=lambda i: blocks[i].max_size)
+    size = blocks[start].max_size
+    parts = [blocks[start].text]
+    for block in blocks[start + 1 :]:
+        if abs(block.max_size - size) > 0.5:
+            break
+        parts.append(block.text)
+    text = " ".join(parts)
+    if size >= 1.3 * body and 10 <= len(text) <= 300 and not _CAPTION_RE.match(text):
+        return text
+    return None
+
+
+PARSER = PdfParser()

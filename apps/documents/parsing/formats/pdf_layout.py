@@ -1,0 +1,142 @@
+"""Page-layout heuristics for PDFs: running header/footer removal and two-column reading order.
+
+Kept apart from pdf.py so the geometry rules can be read (and tuned) on their own.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from ..textutil import join_lines
+
+BBox = tuple[float, float, float, float]
+
+# Share of the page height at top and bottom where running heads and folios live.
+MARGIN_BAND = 0.1
+
+
+@dataclass
+class RawLine:
+    text: str
+    bbox: BBox
+
+
+@dataclass
+class RawBlock:
+    """One PyMuPDF text block, before it becomes a parsing.Block."""
+
+    lines: list[RawLine]
+    max_size: float = 0.0
+    chars: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.chars = sum(len(ln.text.strip()) for ln in self.lines)
+
+    @property
+    def text(self) -> str:
+        return join_lines([ln.text for ln in self.lines])
+
+    @property
+    def bbox(self) -> BBox:
+        return (
+            min(ln.bbox[0] for ln in self.lines),
+            min(ln.bbox[1] for ln in self.lines),
+            max(ln.bbox[2] for ln in self.lines),
+            max(ln.bbox[3] for ln in self.lines),
+        )
+
+
+def _running_key(text: str) -> str:
+    # Page numbers inside running heads change from page to page ("Page 3 of 11"), so digits are
+    # folded away; a bare folio becomes "#".
+    return re.sub(r"\s+", " ", re.sub(r"\d+", "#", text.lower())).strip()
+
+
+def drop_running_lines(pages: list[list[RawBlock]], heights: list[float]) -> int:
+    """Remove lines in the top/bottom margin bands whose text (digits ignored) repeats on several
+    pages: running headers, footers, bare page numbers. Text seen on one page only is kept, so a
+    title or first body line near the top is never lost. Returns how many lines were removed."""
+    n_pages = sum(1 for blocks in pages if blocks)
+    if n_pages < 2:
+        return 0
+    seen: dict[str, set[int]] = {}
+    for pno, (blocks, height) in enumerate(zip(pages, heights, strict=True)):
+        for block in blocks:
+            for line in block.lines:
+                if _in_band(line.bbox, height):
+                    seen.setdefault(_running_key(line.text), set()).add(pno)
+    threshold = max(2, math.ceil(0.25 * n_pages))
+    running = {key for key, where in seen.items() if key and len(where) >= threshold}
+    removed = 0
+    for pno, (blocks, height) in enumerate(zip(pages, heights, strict=True)):
+        kept_blocks = []
+        for block in blocks:
+            keep = [
+                ln
+                for ln in block.lines
+                if not (_in_band(ln.bbox, height) and _running_key(ln.text) in running)
+            ]
+            removed += len(block.lines) - len(keep)
+            if keep:
+                block.lines = keep
+                block.refresh()
+                kept_blocks.append(block)
+        pages[pno] = kept_blocks
+    return removed
+
+
+def _in_band(bbox: BBox, height: float) -> bool:
+    return bbox[3] <= height * MARGIN_BAND or bbox[1] >= height * (1 - MARGIN_BAND)
+
+
+def _find_column_split(blocks: list[RawBlock], width: float) -> float | None:
+    """An x position that separates a left and a right column, or None for a one-column page.
+
+    Candidates are scanned across the middle of the page; the best one is crossed by the least text
+    (full-width blocks such as a title or a wide figure cross any split) and leaves a fair share of
+    text on both sides."""
+    total = sum(b.chars for b in blocks) or 1
+    best: tuple[float, float, float] | None = None  # (crossing chars, -balance, distance to middle)
+    best_x = None
+    x = width * 0.3
+    while x <= width * 0.7:
+        left = sum(b.chars for b in blocks if b.bbox[2] <= x)
+        right = sum(b.chars for b in blocks if b.bbox[0] >= x)
+        cross = total - left - right
+        if left >= 0.15 * total and right >= 0.15 * total and cross <= 0.6 * total:
+            score = (cross, -min(left, right), abs(x - width / 2))
+            if best is None or score < best:
+                best, best_x = score, x
+        x += 2.0
+    return best_x
+
+
+def reading_order(blocks: list[RawBlock], width: float) -> list[RawBlock]:
+    """Order blocks for reading. On two-column pages, full-width blocks cut the page into bands;
+    within a band the left column is read top to bottom, then the right column."""
+    by_position = sorted(blocks, key=lambda b: (round(b.bbox[1], 1), b.bbox[0]))
+    if len(blocks) < 3:
+        return by_position
+    split = _find_column_split(blocks, width)
+    if split is None:
+        return by_position
+    spanning = [b for b in by_position if b.bbox[0] < split < b.bbox[2]]
+    spanning_ids = {id(b) for b in spanning}  # identity, not dataclass equality
+    bands: list[list[RawBlock]] = [[] for _ in range(len(spanning) + 1)]
+    for block in by_position:
+        if id(block) in spanning_ids:
+            continue
+        band = sum(1 for s in spanning if s.bbox[1] < block.bbox[1])
+        bands[band].append(block)
+    ordered: list[RawBlock] = []
+    for i, band_blocks in enumerate(bands):
+        ordered += [b for b in band_blocks if b.bbox[2] <= split]
+        ordered += [b for b in band_blocks if b.bbox[2] > split]
+        if i < len(spanning):
+            ordered.append(spanning[i])
+    return ordered

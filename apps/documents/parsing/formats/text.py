@@ -1,0 +1,150 @@
+"""Plain text and Markdown: paragraphs separated by blank lines, each with its 1-based line range.
+
+Markdown gets just enough structure for locating and sectioning: ATX (`## x`) and setext headings,
+fenced code kept whole, list items and pipe tables as their own blocks. Inline markup is left as is.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, field
+
+from ..blocks import Block, ParsedDocument
+from ..errors import ParseError
+
+_ATX_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_LIST_RE = re.compile(r"^ {0,3}([-*+]|\d{1,9}[.)])[ \t]+\S")
+_SETEXT_RE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_LINE_SPLIT_RE = re.compile(r"\r\n|\r|\n")
+
+
+class TextParser:
+    name = "text"
+    doc_type = "txt"
+    extensions = (".txt", ".md", ".markdown")
+    label = "text"
+
+    def score(self, filename: str, head: bytes) -> float:
+        lower = filename.lower()
+        if lower.endswith(self.extensions):
+            return 0.6 if _looks_like_text(head) else 0.05
+        # A name with no extension at all ("README", "notes") is read as text when it is text;
+        # any other unknown extension is refused rather than guessed.
+        if "." not in lower.rsplit("/", 1)[-1] and _looks_like_text(head):
+            return 0.2
+        return 0.0
+
+    def parse(self, data: bytes, filename: str) -> ParsedDocument:
+        text = decode_text(data)
+        markdown = filename.lower().endswith((".md", ".markdown"))
+        blocks = _MarkdownReader(markdown).read(_LINE_SPLIT_RE.split(text))
+        metadata = {}
+        first_heading = next((b for b in blocks if b.kind == "heading"), None)
+        if markdown and first_heading is not None and first_heading.heading_path == (first_heading.text,):
+            metadata["title"] = first_heading.text
+        return ParsedDocument(blocks=blocks, metadata=metadata, doc_type="md" if markdown else "txt")
+
+
+def _looks_like_text(head: bytes) -> bool:
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return True
+    return b"\x00" not in head
+
+
+def decode_text(data: bytes) -> str:
+    """UTF-8 (with or without BOM), UTF-16 with BOM, else Windows-1252 — what text files in an office
+    really are. Binary data is refused instead of being turned into mojibake blocks."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16")
+    if b"\x00" in data[:8192]:
+        raise ParseError("The file does not contain plain text (it looks like a binary file).")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+@dataclass
+class _MarkdownReader:
+    markdown: bool
+    blocks: list[Block] = field(default_factory=list)
+    path: list[tuple[int, str]] = field(default_factory=list)
+    pending: list[tuple[int, str]] = field(default_factory=list)  # (line number, line)
+    fence: str | None = None
+
+    def read(self, lines: list[str]) -> list[Block]:
+        for lineno, line in enumerate(lines, start=1):
+            self._line(lineno, line)
+        self._flush()
+        return self.blocks
+
+    def _line(self, lineno: int, line: str) -> None:
+        md = self.markdown
+        if self.fence is not None:
+            self.pending.append((lineno, line))
+            if line.strip().startswith(self.fence):
+                self.fence = None
+                self._flush()
+            return
+        if md and (m := _FENCE_RE.match(line)):
+            self._flush()
+            self.fence = m.group(1)[0] * 3
+            self.pending.append((lineno, line))
+            return
+        if md and (m := _ATX_RE.match(line)):
+            self._flush()
+            self._heading(len(m.group(1)), (m.group(2) or "").strip(), lineno, lineno)
+            return
+        if md and self.pending and _SETEXT_RE.match(line) and not _LIST_RE.match(self.pending[0][1]):
+            text = " ".join(t.strip() for _, t in self.pending)
+            start = self.pending[0][0]
+            self.pending = []
+            self._heading(1 if line.strip()[0] == "=" else 2, text, start, lineno)
+            return
+        if not line.strip():
+            self._flush()
+            return
+        if md and _LIST_RE.match(line):
+            self._flush()  # each list item is its own block, so it can be cited on its own
+        self.pending.append((lineno, line))
+
+    def _heading(self, level: int, text: str, start: int, end: int) -> None:
+        if not text:
+            return
+        self.path = [(lv, t) for lv, t in self.path if lv < level] + [(level, text)]
+        self._emit("heading", text, start, end)
+
+    def _flush(self) -> None:
+        if not self.pending:
+            return
+        lines = [t for _, t in self.pending]
+        start, end = self.pending[0][0], self.pending[-1][0]
+        self.pending = []
+        if self.markdown and _FENCE_RE.match(lines[0]):
+            self._emit("paragraph", "\n".join(lines).strip(), start, end)
+        elif self.markdown and all(t.lstrip().startswith("|") for t in lines):
+            self._emit("table", "\n".join(t.strip() for t in lines), start, end)
+        elif self.markdown and _LIST_RE.match(lines[0]):
+            self._emit("list_item", " ".join(t.strip() for t in lines), start, end)
+        else:
+            # Hard-wrapped lines are one paragraph; hyphens in plain text are real, so no repair.
+            self._emit("paragraph", " ".join(t.strip() for t in lines), start, end)
+
+    def _emit(self, kind: str, text: str, start: int, end: int) -> None:
+        if not text.strip():
+            return
+        self.blocks.append(
+            Block(
+                kind=kind,
+                text=text,
+                heading_path=tuple(t for _, t in self.path),
+                para_no=len(self.blocks),
+                line_start=start,
+                line_end=end,
+            )
+        )
+
+
+PARSER = TextParser()

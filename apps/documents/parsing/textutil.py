@@ -1,0 +1,65 @@
+"""Small text clean-ups shared by the format parsers and the chunker."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Presentation-form ligatures that PDF fonts often map to a single code point; spelled out so search
+# and embeddings see ordinary words ("ﬁnd" -> "find").
+LIGATURES = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",
+    "\ufb06": "st",
+    "\u0132": "IJ",
+    "\u0133": "ij",
+}
+_LIG_RE = re.compile("|".join(LIGATURES))
+_SPACES_RE = re.compile(r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
+# A word broken at a line end: letter + hyphen, next line starts lowercase. We cannot tell an
+# end-of-line hyphen from a real compound ("cross-validation") without a dictionary; removing it is
+# the lesser evil for search.
+_HYPHEN_END_RE = re.compile(r"[^\W\d_][-\u00ad\u2010]$")
+
+
+def fix_ligatures(text: str) -> str:
+    return _LIG_RE.sub(lambda m: LIGATURES[m.group(0)], text)
+
+
+def clean_inline(text: str) -> str:
+    """Ligatures spelled out, runs of spaces collapsed, ends stripped (soft hyphens kept for join_lines)."""
+    text = fix_ligatures(text)
+    return _SPACES_RE.sub(" ", text).strip()
+
+
+def join_lines(lines: list[str]) -> str:
+    """Join the visual lines of one paragraph, repairing words hyphenated at a line end."""
+    out = ""
+    for raw in lines:
+        line = clean_inline(raw)
+        if not line:
+            continue
+        if not out:
+            out = line
+        elif out.endswith("\u00ad") or (_HYPHEN_END_RE.search(out) and line[:1].islower()):
+            out = out[:-1] + line
+        elif _is_cjk(out[-1]) and _is_cjk(line[0]):
+            out = out + line  # Chinese/Japanese lines wrap without a space between them
+        else:
+            out = out + " " + line
+    return out.replace("\u00ad", "")
+
+
+def _is_cjk(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in ("W", "F")
+
+
+def normalise_for_match(text: str) -> str:
+    """Loose form used to compare texts (headings vs. outline entries, tests): NFKC, lowercase,
+    letters and digits only."""
+    text = unicodedata.normalize("NFKC", fix_ligatures(text)).lower()
+    return re.sub(r"[\W_]+", "", text)

@@ -1,0 +1,114 @@
+"""Ingestion of one document, as ordered steps that write their progress to the job row.
+
+parse (parser registry) -> chunk (locators kept) -> index (chunks replaced atomically).
+Later steps (references, embeddings) slot in between chunk and index.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery.exceptions import SoftTimeLimitExceeded
+from django.db import transaction
+from django.utils import timezone
+
+from apps.documents.models import Chunk, Document, DocumentStatus, IngestJob, JobStage
+from apps.documents.parsing import ChunkDraft, ParseError, chunk_document, parse_document
+
+log = logging.getLogger(__name__)
+_BATCH = 200
+
+
+def ingest_enqueue(document: Document) -> IngestJob:
+    """Create a job row and send it to the worker once the surrounding transaction has committed."""
+    from apps.documents.tasks import ingest_document
+
+    job = IngestJob.objects.create(document=document)
+    Document.objects.filter(pk=document.pk).update(status=DocumentStatus.PENDING, error="")
+    transaction.on_commit(lambda: ingest_document.delay(job.pk))
+    return job
+
+
+def _progress(job: IngestJob, stage: str, done: int = 0, total: int = 0) -> None:
+    # A plain UPDATE outside any long transaction, so a page polling the row sees it at once.
+    IngestJob.objects.filter(pk=job.pk).update(stage=stage, done=done, total=total)
+
+
+def _fail(job: IngestJob, document: Document, reason: str) -> None:
+    now = timezone.now()
+    IngestJob.objects.filter(pk=job.pk).update(stage=JobStage.FAILED, error=reason, finished_at=now)
+    Document.objects.filter(pk=document.pk).update(status=DocumentStatus.FAILED, error=reason)
+
+
+def _chunk_row(document: Document, draft: ChunkDraft, page_sizes: dict) -> Chunk:
+    pages = {r.page for r in draft.rects}
+    return Chunk(
+        document=document,
+        chunk_index=draft.chunk_index,
+        text=draft.text,
+        section=draft.section[:300],
+        heading_path=list(draft.heading_path),
+        chunk_type=draft.chunk_type,
+        page=draft.page,
+        page_end=draft.page_end,
+        para_start=draft.para_start,
+        para_end=draft.para_end,
+        line_start=draft.line_start,
+        line_end=draft.line_end,
+        locator={
+            "rects": [{"page": r.page, "x0": r.x0, "y0": r.y0, "x1": r.x1, "y1": r.y1} for r in draft.rects],
+            "page_sizes": {str(p): list(page_sizes[p]) for p in sorted(pages) if p in page_sizes},
+            "para_ids": list(draft.para_ids),
+        },
+        locator_precision=draft.locator_precision,
+        locator_degraded=draft.locator_degraded,
+    )
+
+
+def document_ingest(*, job_id: int) -> None:
+    job = IngestJob.objects.select_related("document").filter(pk=job_id).first()
+    if job is None or job.finished:
+        log.info("ingest job %s is gone or finished; nothing to do", job_id)
+        return
+    document = job.document
+    IngestJob.objects.filter(pk=job.pk).update(started_at=timezone.now())
+    Document.objects.filter(pk=document.pk).update(status=DocumentStatus.PROCESSING, error="")
+    try:
+        _progress(job, JobStage.PARSE, 0, 1)
+        with document.file.open("rb") as fh:  # through the storage API: local folder or S3 alike
+            data = fh.read()
+        parsed = parse_document(data, document.original_name)
+        del data
+        _progress(job, JobStage.CHUNK, 1, 1)
+        drafts = chunk_document(parsed)
+        if not drafts:
+            raise ParseError(
+                "No text could be read from this file. If it is a scan, it needs OCR before it can be searched."
+            )
+        rows = [_chunk_row(document, d, parsed.page_sizes) for d in drafts]
+        _progress(job, JobStage.INDEX, 0, len(rows))
+        with transaction.atomic():
+            # Readers see either the old chunks or the new ones, never half of each.
+            Document.objects.select_for_update().filter(pk=document.pk).first()
+            Chunk.objects.filter(document=document).delete()
+            for start in range(0, len(rows), _BATCH):
+                Chunk.objects.bulk_create(rows[start : start + _BATCH])
+                _progress(job, JobStage.INDEX, min(start + _BATCH, len(rows)), len(rows))
+            Document.objects.filter(pk=document.pk).update(
+                status=DocumentStatus.READY,
+                error="",
+                chunk_count=len(rows),
+                page_count=parsed.page_count,
+                title=document.title or (parsed.metadata.get("title") or "")[:500],
+            )
+            IngestJob.objects.filter(pk=job.pk).update(
+                stage=JobStage.DONE, done=len(rows), total=len(rows), finished_at=timezone.now()
+            )
+    except ParseError as exc:
+        _fail(job, document, str(exc))
+    except SoftTimeLimitExceeded:
+        _fail(job, document, "Reading this file took longer than the time limit; it may be very large.")
+    except Exception as exc:
+        log.exception("ingest of document %s failed", document.pk)
+        _fail(job, document, f"An unexpected error stopped ingestion ({type(exc).__name__}); "
+                             "the administrators can find the details in the worker log.")

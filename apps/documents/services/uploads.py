@@ -1,0 +1,95 @@
+"""Adding files to a collection: checks, content hash, storage, and the ingest job."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import IO
+
+from django.conf import settings
+from django.core.files import File
+from django.db import transaction
+
+from apps.documents.models import Collection, Document, DocumentStatus
+from apps.documents.parsing import SUPPORTED_EXTENSIONS
+from apps.documents.services.ingest import ingest_enqueue
+
+_HASH_BLOCK = 1024 * 1024
+
+
+class UploadRejected(Exception):
+    """The file cannot be added; the message says why in words a person understands."""
+
+
+@dataclass(frozen=True)
+class AddResult:
+    document: Document
+    outcome: str  # "added" | "duplicate" | "reingested"
+
+    @property
+    def message(self) -> str:
+        name = self.document.display_title
+        if self.outcome == "duplicate":
+            return f"“{name}” is already in this collection (same content); it was not added again."
+        if self.outcome == "reingested":
+            return f"“{name}” is being read again."
+        return f"“{name}” was added and is being read."
+
+
+def _sha256(fileobj: IO[bytes]) -> tuple[str, int]:
+    digest, size = hashlib.sha256(), 0
+    fileobj.seek(0)
+    while block := fileobj.read(_HASH_BLOCK):
+        digest.update(block)
+        size += len(block)
+    fileobj.seek(0)
+    return digest.hexdigest(), size
+
+
+def check_upload(name: str, size: int) -> None:
+    suffix = PurePath(name).suffix.lower()
+    if suffix not in SUPPORTED_EXTENSIONS:
+        kinds = ", ".join(sorted(SUPPORTED_EXTENSIONS))
+        raise UploadRejected(f"“{name}”: files of type {suffix or '(none)'} are not supported; use {kinds}.")
+    limit = settings.PORTAL_MAX_UPLOAD_MB
+    if size > limit * 1024 * 1024:
+        raise UploadRejected(f"“{name}” is {size / 1048576:.1f} MB; the limit is {limit} MB.")
+    if size == 0:
+        raise UploadRejected(f"“{name}” is empty.")
+
+
+def document_add(
+    *, collection: Collection, name: str, fileobj: IO[bytes], user=None, force: bool = False
+) -> AddResult:
+    """Store a file in `collection` and queue its ingestion, unless the same bytes are already there."""
+    name = PurePath(name).name
+    sha256, size = _sha256(fileobj)
+    check_upload(name, size)
+    existing = Document.objects.filter(collection=collection, sha256=sha256).first()
+    if existing is not None:
+        if not force:
+            return AddResult(existing, "duplicate")
+        ingest_enqueue(existing)
+        return AddResult(existing, "reingested")
+
+    document = Document(
+        collection=collection,
+        original_name=name,
+        title="",
+        doc_type=PurePath(name).suffix.lower().lstrip("."),
+        size=size,
+        sha256=sha256,
+        status=DocumentStatus.PENDING,
+        uploaded_by=user if user is not None and user.is_authenticated else None,
+    )
+    # The row and the stored file belong together: if the row cannot be saved, the file is removed again.
+    document.file.save(name, File(fileobj, name=name), save=False)
+    try:
+        with transaction.atomic():
+            document.save()
+            ingest_enqueue(document)
+    except Exception:
+        document.file.storage.delete(document.file.name)
+        raise
+    return AddResult(document, "added")

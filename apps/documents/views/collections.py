@@ -1,0 +1,98 @@
+"""Pages for collections: the list, one collection with its documents, its members."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from apps.documents.access import get_collection_for_user, readable_collections
+from apps.documents.forms import MemberAddForm, MemberRoleForm
+from apps.documents.models import DocumentStatus, Membership
+from apps.documents.services.uploads import UploadRejected, document_add
+
+
+@login_required
+def collection_list(request: HttpRequest) -> HttpResponse:
+    collections = readable_collections(request.user).annotate(
+        document_count=Count("documents", distinct=True),
+        ready_count=Count("documents", filter=Q(documents__status=DocumentStatus.READY), distinct=True),
+    )
+    return render(request, "documents/collection_list.html", {"collections": collections})
+
+
+@login_required
+def collection_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    collection, rights = get_collection_for_user(request.user, slug)
+    documents = collection.documents.prefetch_related("jobs").all()
+    return render(
+        request,
+        "documents/collection_detail.html",
+        {"collection": collection, "rights": rights, "documents": documents},
+    )
+
+
+@login_required
+@require_POST
+def collection_upload(request: HttpRequest, slug: str) -> HttpResponse:
+    collection, rights = get_collection_for_user(request.user, slug)
+    rights.require_edit()
+    files = request.FILES.getlist("files")
+    if not files:
+        messages.error(request, "Choose one or more files to upload.")
+    for upload in files:
+        try:
+            result = document_add(collection=collection, name=upload.name, fileobj=upload, user=request.user)
+        except UploadRejected as exc:
+            messages.error(request, str(exc))
+        else:
+            level = messages.WARNING if result.outcome == "duplicate" else messages.SUCCESS
+            messages.add_message(request, level, result.message)
+    return redirect(collection)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def collection_members(request: HttpRequest, slug: str) -> HttpResponse:
+    collection, rights = get_collection_for_user(request.user, slug)
+    rights.require_manage()
+    form = MemberAddForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.cleaned_data["user"]
+        membership, created = Membership.objects.update_or_create(
+            user=user, collection=collection, defaults={"role": form.cleaned_data["role"]}
+        )
+        verb = "added as" if created else "is now"
+        messages.success(request, f"{user.get_username()} {verb} {membership.get_role_display().lower()}.")
+        return redirect("collection-members", slug=collection.slug)
+    members = collection.memberships.select_related("user").order_by("user__username")
+    return render(
+        request,
+        "documents/collection_members.html",
+        {"collection": collection, "rights": rights, "members": members, "form": form},
+    )
+
+
+@login_required
+@require_POST
+def membership_update(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
+    collection, rights = get_collection_for_user(request.user, slug)
+    rights.require_manage()
+    membership = get_object_or_404(Membership, pk=membership_id, collection=collection)
+    if request.POST.get("action") == "remove":
+        if membership.user_id == request.user.pk:
+            messages.error(request, "You cannot remove yourself; ask another manager or an administrator.")
+        else:
+            membership.delete()
+            messages.success(request, f"{membership.user.get_username()} was removed.")
+    else:
+        form = MemberRoleForm(request.POST)
+        if form.is_valid():
+            membership.role = form.cleaned_data["role"]
+            membership.save(update_fields=["role"])
+            role = membership.get_role_display().lower()
+            messages.success(request, f"{membership.user.get_username()} is now {role}.")
+    return redirect("collection-members", slug=collection.slug)

@@ -1,0 +1,71 @@
+"""Pages for one document: its passages, its file, its ingest progress, and the editor's actions."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseStopPolling
+
+from apps.documents.access import get_document_for_user
+from apps.documents.services.documents import document_delete
+from apps.documents.services.ingest import ingest_enqueue
+
+
+@login_required
+def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
+    document, rights = get_document_for_user(request.user, document_id)
+    return render(
+        request,
+        "documents/document_detail.html",
+        {
+            "document": document,
+            "collection": document.collection,
+            "rights": rights,
+            "chunks": document.chunks.order_by("chunk_index")[:500],
+            "job": document.latest_job(),
+        },
+    )
+
+
+@login_required
+def document_status(request: HttpRequest, document_id: int) -> HttpResponse:
+    """The ingest-job row of the collection page; htmx polls it until the job has finished."""
+    document, rights = get_document_for_user(request.user, document_id)
+    context = {"document": document, "job": document.latest_job(), "rights": rights}
+    response = render(request, "documents/_document_row.html", context)
+    if context["job"] is None or context["job"].finished:
+        # 286 tells htmx to stop polling; the body still replaces the row with its final state.
+        stop = HttpResponseStopPolling()
+        stop.content = response.content
+        return stop
+    return response
+
+
+@login_required
+def document_file(request: HttpRequest, document_id: int) -> FileResponse:
+    document, _rights = get_document_for_user(request.user, document_id)
+    return FileResponse(document.file.open("rb"), as_attachment=False, filename=document.original_name)
+
+
+@login_required
+@require_POST
+def document_reingest(request: HttpRequest, document_id: int) -> HttpResponse:
+    document, rights = get_document_for_user(request.user, document_id)
+    rights.require_edit()
+    ingest_enqueue(document)
+    messages.success(request, f"“{document.display_title}” is being read again.")
+    return redirect(document.collection)
+
+
+@login_required
+@require_POST
+def document_remove(request: HttpRequest, document_id: int) -> HttpResponse:
+    document, rights = get_document_for_user(request.user, document_id)
+    rights.require_edit()
+    collection = document.collection
+    document_delete(document=document)
+    messages.success(request, f"“{document.display_title}” was deleted.")
+    return redirect(collection)

@@ -1,0 +1,212 @@
+"""Settings for the knowledge portal: one module, read from the environment.
+
+Two modes share one database engine (PostgreSQL with pgvector):
+- embedded (no DATABASE_URL): a private PostgreSQL and Redis under var/, started by `portalctl.py run`;
+- production (DATABASE_URL and REDIS_URL set): any PostgreSQL 15+ with pgvector, any Redis.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+
+from portal import embedded
+from portal.env import (
+    SettingError,
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    env_secret,
+    env_str,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env_str("PORTAL_VAR_DIR", str(BASE_DIR / "var")) or "").resolve()
+
+DATABASE_URL = env_str("DATABASE_URL")
+EMBEDDED = DATABASE_URL is None
+
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = env_secret("SECRET_KEY", fallback_file=VAR_DIR / "secret_key" if EMBEDDED else None)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if EMBEDDED else [])
+if not ALLOWED_HOSTS:
+    raise SettingError("ALLOWED_HOSTS", "is required when DATABASE_URL is set (comma-separated host names)")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "apps.documents",
+    "apps.retrieval",
+    "apps.citations",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "portal.urls"
+WSGI_APPLICATION = "portal.wsgi.application"
+ASGI_APPLICATION = "portal.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -------------------------------------------------------------------------------------------------
+if DATABASE_URL is not None:
+    try:
+        _db = dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0))
+    except Exception as exc:  # dj-database-url raises several types for a malformed URL
+        raise SettingError("DATABASE_URL", f"cannot be parsed ({exc})") from None
+    if _db.get("ENGINE") != "django.db.backends.postgresql":
+        raise SettingError("DATABASE_URL", "must be a postgresql:// URL (PostgreSQL 15+ with pgvector)")
+else:
+    _db = embedded.database_settings(VAR_DIR)
+_test_name = env_str("DATABASE_TEST_NAME")
+if _test_name:
+    _db["TEST"] = {"NAME": _test_name}
+DATABASES = {"default": _db}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Broker and worker ----------------------------------------------------------------------------------------
+REDIS_URL = env_str("REDIS_URL") or embedded.redis_url(VAR_DIR)
+if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise SettingError("REDIS_URL", "must start with redis://, rediss:// or unix://")
+CELERY_BROKER_URL = "redis+socket://" + REDIS_URL.removeprefix("unix://") if REDIS_URL.startswith("unix://") \
+    else REDIS_URL
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-ingest leaves the message for another one
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_TIME_LIMIT = env_int("PORTAL_TASK_TIME_LIMIT", 1800, minimum=10)
+CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 5
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = env_int("PORTAL_WORKER_MAX_MEMORY_MB", 2048, minimum=64) * 1024
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_DEFAULT_QUEUE = env_str("PORTAL_QUEUE", "portal")
+
+# --- Files ----------------------------------------------------------------------------------------------------
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "static")) or "")
+STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media")) or "")
+MEDIA_URL = "media/"  # never served directly: downloads go through the access check
+
+PORTAL_STORAGE = env_choice("PORTAL_STORAGE", "local", ("local", "s3"))
+if PORTAL_STORAGE == "s3":
+    _default_storage = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": env_str("PORTAL_S3_BUCKET", required=True),
+            "endpoint_url": env_str("PORTAL_S3_ENDPOINT_URL"),
+            "region_name": env_str("PORTAL_S3_REGION"),
+            "default_acl": None,
+            "querystring_auth": True,
+            "file_overwrite": False,
+        },
+    }
+else:
+    _default_storage = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+STORAGES = {
+    "default": _default_storage,
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if not DEBUG
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+
+PORTAL_MAX_UPLOAD_MB = env_int("PORTAL_MAX_UPLOAD_MB", 200, minimum=1)
+# Uploads above this stream to a temporary file instead of memory.
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+
+# --- Models (used by ingestion and retrieval) ----------------------------------------------------------------
+PORTAL_EMBEDDING_MODEL = env_str("PORTAL_EMBEDDING_MODEL", "multilingual-e5-small")
+PORTAL_RERANK_MODEL = env_str("PORTAL_RERANK_MODEL", "")
+PORTAL_RERANK_URL = env_str("PORTAL_RERANK_URL", "")
+PORTAL_LLM_BASE_URL = env_str("PORTAL_LLM_BASE_URL", "")
+PORTAL_LLM_MODEL = env_str("PORTAL_LLM_MODEL", "")
+
+# --- Auth, API --------------------------------------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "collection-list"
+LOGOUT_REDIRECT_URL = "login"
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Knowledge portal API",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Security ---------------------------------------------------------------------------------------------------
+# Behind HTTPS in production; the embedded mode serves plain HTTP on 127.0.0.1.
+PORTAL_HTTPS = env_bool("PORTAL_HTTPS", not EMBEDDED)
+SESSION_COOKIE_SECURE = PORTAL_HTTPS
+CSRF_COOKIE_SECURE = PORTAL_HTTPS
+SECURE_SSL_REDIRECT = PORTAL_HTTPS and env_bool("PORTAL_SSL_REDIRECT", True)
+SECURE_HSTS_SECONDS = env_int("PORTAL_HSTS_SECONDS", 31536000 if PORTAL_HTTPS else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = PORTAL_HTTPS
+SECURE_HSTS_PRELOAD = PORTAL_HTTPS and env_bool("PORTAL_HSTS_PRELOAD", True)
+if env_bool("PORTAL_BEHIND_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}

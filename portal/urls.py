@@ -1,0 +1,27 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView
+
+from apps.citations import api as conversation_api
+from portal import views
+
+api_v1 = [
+    path("", include("apps.documents.api.urls")),
+    path("conversations/", conversation_api.conversation_list, name="api-conversation-list"),
+    path(
+        "conversations/<int:conversation_id>/",
+        conversation_api.conversation_detail,
+        name="api-conversation-detail",
+    ),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/token/", views.api_token, name="api-token"),
+    path("api/v1/", include(api_v1)),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("", include("apps.documents.urls")),
+]

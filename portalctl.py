@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Run the knowledge portal, or its tests, from a fresh clone with nothing but Python 3.11+.
+
+    python3 portalctl.py run     # the portal with a demo collection, on http://127.0.0.1:8000
+    python3 portalctl.py test    # the whole test suite
+    python3 portalctl.py stop    # stop embedded servers left behind by a crash
+
+This file uses the standard library only: it makes .venv, installs the pinned dependencies when they
+changed, and hands over to portal.launcher inside that environment.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PYTHON = VENV / "bin" / "python"
+STAMP = VENV / ".portal-installed"
+
+
+def _requirements_digest() -> str:
+    digest = hashlib.sha256()
+    for name in ("pyproject.toml", "constraints.txt"):
+        digest.update((ROOT / name).read_bytes())
+    return digest.hexdigest()
+
+
+def ensure_environment() -> None:
+    if not PYTHON.exists():
+        print("portal: creating the virtual environment in .venv", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    wanted = _requirements_digest()
+    if STAMP.exists() and STAMP.read_text() == wanted:
+        return
+    print("portal: installing the pinned dependencies (first time: a minute or two)", flush=True)
+    subprocess.run(
+        [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         "-c", str(ROOT / "constraints.txt"), "-e", f"{ROOT}[dev]"],
+        check=True,
+    )
+    STAMP.write_text(wanted)
+
+
+def main() -> None:
+    if sys.version_info < (3, 11):  # noqa: UP036 - this file must run (and explain) on older Pythons too
+        sys.exit("portal: Python 3.11 or newer is needed")
+    args = sys.argv[1:] or ["run"]
+    try:
+        ensure_environment()
+    except subprocess.CalledProcessError as exc:
+        sys.exit(f"portal: installing the dependencies failed (exit {exc.returncode}); see the output above")
+    os.chdir(ROOT)
+    os.execv(str(PYTHON), [str(PYTHON), "-m", "portal.launcher", *args])
+
+
+if __name__ == "__main__":
+    main()

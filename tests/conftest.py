@@ -1,0 +1,140 @@
+"""Shared fixtures: the personas of the access tests, a collection with a document, the worker and browser."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.base import ContentFile
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from apps.documents.models import Chunk, Collection, Document, DocumentStatus, IngestJob, JobStage, Membership
+
+# CI sets this: a test that needs a service, the worker or the browser must then fail, never skip.
+STRICT = os.environ.get("PORTAL_REQUIRE_SERVICES", "") not in ("", "0", "false")
+
+
+def need(condition: bool, reason: str) -> None:
+    """Skip on a developer's machine that lacks an optional service; fail in CI."""
+    if condition:
+        return
+    if STRICT:
+        pytest.fail(f"required for CI but missing: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def make_user(db):
+    def make(username: str, **extra):
+        return get_user_model().objects.create_user(username=username, password="pw-" + username, **extra)
+
+    return make
+
+
+@pytest.fixture
+def collection(db):
+    return Collection.objects.create(name="Lab notes", slug="lab", description="The lab's papers")
+
+
+@pytest.fixture
+def other_collection(db):
+    return Collection.objects.create(name="Other team", slug="other")
+
+
+@pytest.fixture
+def personas(make_user, collection, other_collection):
+    """manager/editor/viewer of `collection`, a member of another collection only, and an admin."""
+    people = {
+        "manager": make_user("mia"),
+        "editor": make_user("ed"),
+        "viewer": make_user("vic"),
+        "outsider": make_user("otto"),
+    }
+    for role in ("manager", "editor", "viewer"):
+        Membership.objects.create(user=people[role], collection=collection, role=role)
+    Membership.objects.create(user=people["outsider"], collection=other_collection, role="manager")
+    people["admin"] = get_user_model().objects.create_superuser("root", password="pw-root")
+    return people
+
+
+@pytest.fixture
+def document(collection, personas):
+    doc = Document(collection=collection, original_name="notes.txt", doc_type="txt", size=11, sha256="a" * 64,
+                   status=DocumentStatus.READY, chunk_count=1, title="Notes")
+    doc.file.save("notes.txt", ContentFile(b"hello world"), save=False)
+    doc.save()
+    IngestJob.objects.create(document=doc, stage=JobStage.DONE, done=1, total=1)
+    Chunk.objects.create(document=doc, chunk_index=0, text="hello world", locator_precision="paragraph",
+                         para_start=0, para_end=0, line_start=1, line_end=1)
+    return doc
+
+
+@pytest.fixture
+def api_client_for(personas):
+    """An API client authenticated by token (as integrations do) for a persona name, or anonymous."""
+
+    def make(persona: str | None) -> APIClient:
+        client = APIClient()
+        if persona is not None:
+            token, _ = Token.objects.get_or_create(user=personas[persona])
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return client
+
+    return make
+
+
+@pytest.fixture
+def page_client_for(client, personas):
+    def make(persona: str | None):
+        if persona is not None:
+            client.force_login(personas[persona])
+        return client
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def celery_worker_available():
+    """The real worker started by the test command (portalctl.py test), answering on the broker."""
+    from portal.celery import app
+
+    replies = app.control.ping(timeout=3)
+    if not replies:
+        pytest.fail("no Celery worker answered; run the tests with `python3 portalctl.py test`, which starts one")
+    return replies
+
+
+@pytest.fixture(scope="session")
+def chromium_path():
+    path = os.environ.get("PORTAL_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    need(bool(path), "Chromium is not installed (apt-get install chromium), so browser tests cannot run")
+    return path
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _plain_static_files(django_test_environment):
+    """Templates resolve {% static %} without a collectstatic run (production uses the hashed manifest),
+    and a fast password hasher keeps the many persona logins cheap."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"], STORAGES={
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }):
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _release_test_database(django_db_setup, django_db_blocker):
+    """Close other sessions (the worker's, the live server's) so the test database can be dropped at the end."""
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )

@@ -1,0 +1,64 @@
+"""Browser tests: the system Chromium driven by Playwright against a live server and the real worker."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API beside Django's ORM
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture
+def page(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        context = browser.new_context()
+        context.set_default_timeout(20_000)
+        yield context.new_page()
+        browser.close()
+
+
+def _log_in(page, live_server, username: str, password: str) -> None:
+    page.goto(f"{live_server.url}/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+
+
+def test_a_member_logs_in_and_opens_a_collection(page, live_server, personas, collection, document):
+    _log_in(page, live_server, "vic", "pw-vic")
+    page.click("text=Lab notes")
+    page.wait_for_selector("h1:has-text('Lab notes')")
+    assert page.is_visible("text=Notes")
+    assert page.inner_text(f"#document-{document.pk} .badge") == "Ready"
+    # a viewer sees no upload form
+    assert page.locator("input[type=file]").count() == 0
+
+
+def test_an_outsider_cannot_open_it(page, live_server, personas, collection):
+    _log_in(page, live_server, "otto", "pw-otto")
+    assert page.locator("text=Lab notes").count() == 0
+    response = page.goto(f"{live_server.url}/c/lab/")
+    assert response.status == 404
+
+
+def test_an_upload_shows_live_progress_until_ready(page, live_server, personas, collection,
+                                                   celery_worker_available, tmp_path):
+    upload = tmp_path / "minutes.md"
+    upload.write_text("# Minutes\n\nWe agreed to read the papers.\n\n## Actions\n\nEveryone reads one paper.\n")
+    _log_in(page, live_server, "ed", "pw-ed")
+    page.goto(f"{live_server.url}/c/lab/")
+    page.set_input_files("input[type=file]", str(upload))
+    page.click("form.upload button[type=submit]")
+    page.wait_for_selector("text=was added and is being read")
+    # the row polls (htmx) and ends on Ready without a reload
+    page.wait_for_selector("tr.document-row .badge.ready", timeout=60_000)
+    assert page.locator("tr.document-row[hx-get]").count() == 0
