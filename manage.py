@@ -7,16 +7,11 @@ import sys
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
-    from django.core.exceptions import ImproperlyConfigured
-
-    try:
-        from django.conf import settings
-
-        settings.INSTALLED_APPS  # noqa: B018 - load settings now, so a bad one stops here with one line
-    except ImproperlyConfigured as exc:
-        sys.exit(f"configuration error: {exc}")
     from django.core.management import execute_from_command_line
 
+    from portal.env import load_settings_or_exit
+
+    load_settings_or_exit()
     execute_from_command_line(sys.argv)
 
 

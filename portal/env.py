@@ -96,3 +96,15 @@ def env_secret(name: str, *, fallback_file: Path | None = None) -> str:
         fallback_file.write_text(secrets.token_urlsafe(50))
         fallback_file.chmod(0o600)
     return fallback_file.read_text().strip()
+
+
+def load_settings_or_exit() -> None:
+    """Load Django's settings now; on a bad setting print one line and exit, instead of a traceback."""
+    import sys
+
+    from django.conf import settings
+
+    try:
+        settings.INSTALLED_APPS  # noqa: B018 - touching a setting loads the module
+    except ImproperlyConfigured as exc:
+        sys.exit(f"configuration error: {exc}")

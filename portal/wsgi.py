@@ -4,5 +4,8 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
+from portal.env import load_settings_or_exit
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+load_settings_or_exit()
 application = get_wsgi_application()

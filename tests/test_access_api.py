@@ -12,6 +12,10 @@ from apps.documents.models import Document, Membership
 pytestmark = pytest.mark.django_db
 
 
+def test_collections_need_authentication(api_client_for):
+    assert api_client_for(None).get(reverse("api-collection-list")).status_code == 401
+
+
 def test_collections_lists_only_readable_ones_with_the_callers_role(api_client_for, collection, document):
     data = api_client_for("viewer").get(reverse("api-collection-list")).json()
     assert [(c["slug"], c["role"], c["document_count"], c["ready_count"]) for c in data] == [("lab", "viewer", 1, 1)]
@@ -64,7 +68,8 @@ def test_preview_rejects_an_index_out_of_range(api_client_for, document):
     assert response.status_code == 400 and "chunk_index" in response.json()
 
 
-@pytest.mark.parametrize("persona,expected", [("viewer", 403), ("outsider", 404), (None, 401), ("editor", 201)])
+@pytest.mark.parametrize("persona,expected", [("viewer", 403), ("outsider", 404), (None, 401), ("editor", 201),
+                                              ("manager", 201)])
 def test_upload_by_persona(api_client_for, collection, persona, expected):
     upload = SimpleUploadedFile("memo.md", b"# Memo\n\nThe lab moves on Monday.\n")
     response = api_client_for(persona).post(
@@ -92,14 +97,16 @@ def test_an_empty_upload_is_refused_with_a_reason(api_client_for, collection):
     assert response.status_code == 400 and "empty" in response.json()["file"][0]
 
 
-@pytest.mark.parametrize("persona,expected", [("viewer", 403), ("outsider", 404), (None, 401), ("editor", 204)])
+@pytest.mark.parametrize("persona,expected", [("viewer", 403), ("outsider", 404), (None, 401), ("editor", 204),
+                                              ("manager", 204)])
 def test_delete_by_persona(api_client_for, document, persona, expected):
     response = api_client_for(persona).delete(reverse("api-document-detail", kwargs={"document_id": document.pk}))
     assert response.status_code == expected
     assert Document.objects.filter(pk=document.pk).exists() == (expected != 204)
 
 
-@pytest.mark.parametrize("persona,expected", [("viewer", 403), ("outsider", 404), (None, 401), ("editor", 202)])
+@pytest.mark.parametrize("persona,expected", [("viewer", 403), ("outsider", 404), (None, 401), ("editor", 202),
+                                              ("manager", 202)])
 def test_reingest_by_persona(api_client_for, document, persona, expected):
     before = document.jobs.count()
     response = api_client_for(persona).post(reverse("api-document-reingest", kwargs={"document_id": document.pk}))

@@ -55,15 +55,16 @@ def test_the_file_download_returns_the_stored_bytes(page_client_for, document):
     assert b"".join(response.streaming_content) == b"hello world"
 
 
-@pytest.mark.parametrize("persona,expected", [("viewer", 403), ("outsider", 404), ("editor", 302)])
+@pytest.mark.parametrize("persona,expected", [("viewer", 403), ("outsider", 404), ("anonymous", 302),
+                                              ("editor", 302), ("manager", 302)])
 def test_upload_is_for_editors(page_client_for, collection, persona, expected, tmp_path):
     upload = tmp_path / "memo.txt"
     upload.write_text("A memo about the lab.\n\nSecond paragraph.")
+    client = page_client_for(None if persona == "anonymous" else persona)
     with upload.open("rb") as fh:
-        response = page_client_for(persona).post(reverse("collection-upload", kwargs={"slug": collection.slug}),
-                                                 {"files": [fh]})
+        response = client.post(reverse("collection-upload", kwargs={"slug": collection.slug}), {"files": [fh]})
     assert response.status_code == expected
-    assert Document.objects.filter(original_name="memo.txt").exists() == (expected == 302)
+    assert Document.objects.filter(original_name="memo.txt").exists() == (persona in ("editor", "manager"))
 
 
 def test_upload_of_an_unsupported_type_is_refused_with_a_reason(page_client_for, collection, tmp_path):
@@ -98,9 +99,9 @@ def test_an_editor_deletes_a_document_and_its_file(page_client_for, document):
 
 
 @pytest.mark.parametrize("persona,expected", [("manager", 200), ("admin", 200), ("editor", 403), ("viewer", 403),
-                                              ("outsider", 404)])
+                                              ("outsider", 404), ("anonymous", 302)])
 def test_the_members_page_is_for_managers(page_client_for, collection, persona, expected):
-    response = page_client_for(persona).get(reverse("collection-members", kwargs={"slug": collection.slug}))
+    response = page_client_for(None if persona == "anonymous" else persona).get(reverse("collection-members", kwargs={"slug": collection.slug}))
     assert response.status_code == expected
 
 
@@ -122,13 +123,30 @@ def test_adding_an_unknown_account_explains_what_to_do(page_client_for, collecti
     assert "an administrator can create it" in response.content.decode()
 
 
-@pytest.mark.parametrize("persona,expected", [("editor", 403), ("outsider", 404), ("manager", 302)])
+@pytest.mark.parametrize("persona,expected", [("editor", 403), ("outsider", 404), ("anonymous", 302),
+                                              ("manager", 302)])
 def test_only_managers_change_or_remove_members(page_client_for, collection, personas, persona, expected):
     membership = Membership.objects.get(user=personas["viewer"], collection=collection)
     url = reverse("membership-update", kwargs={"slug": collection.slug, "membership_id": membership.pk})
-    response = page_client_for(persona).post(url, {"action": "remove"})
+    response = page_client_for(None if persona == "anonymous" else persona).post(url, {"action": "remove"})
     assert response.status_code == expected
-    assert Membership.objects.filter(pk=membership.pk).exists() == (expected != 302)
+    assert Membership.objects.filter(pk=membership.pk).exists() == (persona != "manager")
+
+
+def test_a_manager_changes_a_role(page_client_for, collection, personas):
+    membership = Membership.objects.get(user=personas["viewer"], collection=collection)
+    url = reverse("membership-update", kwargs={"slug": collection.slug, "membership_id": membership.pk})
+    page_client_for("manager").post(url, {"role": "editor"})
+    membership.refresh_from_db()
+    assert membership.role == "editor"
+
+
+def test_a_membership_of_another_collection_cannot_be_changed_through_ones_own(page_client_for, other_collection,
+                                                                              collection, personas):
+    foreign = Membership.objects.get(user=personas["outsider"], collection=other_collection)
+    url = reverse("membership-update", kwargs={"slug": collection.slug, "membership_id": foreign.pk})
+    assert page_client_for("manager").post(url, {"action": "remove"}).status_code == 404
+    assert Membership.objects.filter(pk=foreign.pk).exists()
 
 
 def test_a_manager_cannot_remove_themself(page_client_for, collection, personas):
@@ -165,3 +183,34 @@ def test_the_api_token_page_makes_and_replaces_a_token(page_client_for, personas
     client.post(reverse("api-token"))
     assert Token.objects.get(user=personas["viewer"]).key != first
     assert first not in client.get(reverse("api-token")).content.decode()
+
+
+def test_logging_in_with_a_wrong_password_says_so(client, personas):
+    response = client.post(reverse("login"), {"username": "vic", "password": "wrong"})
+    assert response.status_code == 200 and "did not match" in response.content.decode()
+    response = client.post(reverse("login"), {"username": "vic", "password": "pw-vic"})
+    assert response.status_code == 302 and response["Location"] == reverse("collection-list")
+
+
+def test_logging_out_ends_the_session(page_client_for):
+    client = page_client_for("viewer")
+    assert client.post(reverse("logout")).status_code == 302
+    assert _login_redirect(client.get(reverse("collection-list")))
+
+
+def test_administrators_create_collections_with_members_in_the_admin(page_client_for, personas):
+    client = page_client_for("admin")
+    response = client.post(reverse("admin:documents_collection_add"), {
+        "name": "Grants", "slug": "grants", "description": "",
+        "memberships-TOTAL_FORMS": "1", "memberships-INITIAL_FORMS": "0",
+        "memberships-MIN_NUM_FORMS": "0", "memberships-MAX_NUM_FORMS": "1000",
+        "memberships-0-user": personas["viewer"].pk, "memberships-0-role": "viewer",
+    })
+    assert response.status_code == 302, response.content.decode()[:2000]
+    client.force_login(personas["viewer"])
+    assert client.get(reverse("collection-detail", kwargs={"slug": "grants"})).status_code == 200
+
+
+def test_the_admin_is_closed_to_members(page_client_for):
+    response = page_client_for("manager").get(reverse("admin:documents_collection_changelist"))
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
