@@ -214,3 +214,17 @@ def test_administrators_create_collections_with_members_in_the_admin(page_client
 def test_the_admin_is_closed_to_members(page_client_for):
     response = page_client_for("manager").get(reverse("admin:documents_collection_changelist"))
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_the_collection_page_costs_the_same_queries_for_many_documents(page_client_for, collection, document,
+                                                                       django_assert_max_num_queries):
+    from apps.documents.models import Document, IngestJob
+
+    client = page_client_for("viewer")
+    for n in range(10):
+        extra = Document.objects.create(collection=collection, original_name=f"d{n}.txt", sha256=f"{n:064d}",
+                                        file=f"x/d{n}.txt")
+        IngestJob.objects.create(document=extra, stage="index", done=n, total=10)
+    with django_assert_max_num_queries(12):
+        body = client.get(reverse("collection-detail", kwargs={"slug": collection.slug})).content.decode()
+    assert body.count('hx-trigger="every 1s"') == 10

@@ -87,6 +87,10 @@ class Document(models.Model):
         return self.title or self.original_name
 
     def latest_job(self) -> IngestJob | None:
+        # Lists prefetch the jobs (ordered newest first by IngestJob.Meta); use them instead of a query per row.
+        prefetched = getattr(self, "_prefetched_objects_cache", {}).get("jobs")
+        if prefetched is not None:
+            return next(iter(prefetched), None)
         return self.jobs.order_by("-created_at", "-id").first()
 
 
