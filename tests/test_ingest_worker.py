@@ -76,3 +76,45 @@ def test_reingest_replaces_chunks_without_duplicates(celery_worker_available, ap
     assert ids_before.isdisjoint(chunks.values_list("pk", flat=True))
     assert sorted(chunks.values_list("chunk_index", flat=True)) == list(range(first["chunk_count"]))
     assert all(c.locator_precision == "paragraph" and c.locator["para_ids"] for c in chunks)
+
+
+def test_the_ingest_command_waits_for_the_worker_and_reports_bad_files(celery_worker_available, collection,
+                                                                      tmp_path):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    good = tmp_path / "plan.md"
+    good.write_text("# Plan\n\nRead the papers first.\n")
+    bad = tmp_path / "plan.xyz"
+    bad.write_text("?")
+    out, err = StringIO(), StringIO()
+    with pytest.raises(CommandError, match="1 file"):
+        call_command("ingest", str(good), str(bad), collection="lab", wait=True, stdout=out, stderr=err)
+    assert "not supported" in err.getvalue()
+    assert "100%" in out.getvalue()
+    assert Document.objects.get(original_name="plan.md").status == "ready"
+    # the same file again is skipped without any work; --force reads it again
+    call_command("ingest", str(good), collection="lab", stdout=out)
+    assert "already in this collection" in out.getvalue()
+    assert Document.objects.get(original_name="plan.md").jobs.count() == 1
+    call_command("ingest", str(good), collection="lab", force=True, wait=True, stdout=out)
+    assert Document.objects.get(original_name="plan.md").jobs.count() == 2
+
+
+def test_interrupted_ingestion_is_resumed(celery_worker_available, collection, api_client_for):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from apps.documents.models import IngestJob
+
+    doc = Document(collection=collection, original_name="left.txt", doc_type="txt", sha256="b" * 64,
+                   status="processing")
+    doc.file.save("left.txt", SimpleUploadedFile("left.txt", b"Left behind by a stopped worker."), save=False)
+    doc.save()
+    stuck = IngestJob.objects.create(document=doc, stage="parse", total=1)
+    call_command("resume_ingest", stdout=StringIO())
+    stuck.refresh_from_db()
+    assert stuck.stage == "failed" and "Interrupted" in stuck.error
+    assert _wait_until_finished(api_client_for("viewer"), doc.pk)["status"] == "ready"
