@@ -101,7 +101,8 @@ def test_an_editor_deletes_a_document_and_its_file(page_client_for, document):
 @pytest.mark.parametrize("persona,expected", [("manager", 200), ("admin", 200), ("editor", 403), ("viewer", 403),
                                               ("outsider", 404), ("anonymous", 302)])
 def test_the_members_page_is_for_managers(page_client_for, collection, persona, expected):
-    response = page_client_for(None if persona == "anonymous" else persona).get(reverse("collection-members", kwargs={"slug": collection.slug}))
+    client = page_client_for(None if persona == "anonymous" else persona)
+    response = client.get(reverse("collection-members", kwargs={"slug": collection.slug}))
     assert response.status_code == expected
 
 

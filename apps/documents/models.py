@@ -58,6 +58,12 @@ def _upload_path(instance: Document, filename: str) -> str:
 class Document(models.Model):
     collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="documents")
     title = models.CharField(max_length=500, blank=True)
+    # Bibliographic metadata: from the file at ingest, or from Zotero (which then wins); editable in the admin.
+    authors = models.JSONField(default=list, blank=True)
+    year = models.PositiveSmallIntegerField(null=True, blank=True)
+    journal = models.CharField(max_length=300, blank=True)
+    doi = models.CharField(max_length=200, blank=True, db_index=True)
+    zotero_key = models.CharField(max_length=16, blank=True, help_text="Zotero item key, for zotero:// links")
     original_name = models.CharField(max_length=255)
     file = models.FileField(upload_to=_upload_path, max_length=500)
     doc_type = models.CharField(max_length=10, blank=True)

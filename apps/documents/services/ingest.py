@@ -65,6 +65,22 @@ def _chunk_row(document: Document, draft: ChunkDraft, page_sizes: dict) -> Chunk
     )
 
 
+def _metadata_updates(document: Document, found: dict) -> dict:
+    """What the file says about itself fills only empty fields: a person's (or Zotero's) values win."""
+    updates: dict = {}
+    if not document.title and found.get("title"):
+        updates["title"] = str(found["title"])[:500]
+    if not document.authors and found.get("authors"):
+        authors = found["authors"]
+        updates["authors"] = [authors] if isinstance(authors, str) else list(authors)
+    if document.year is None and str(found.get("year") or "").isdigit():
+        updates["year"] = int(found["year"])
+    for name, limit in (("journal", 300), ("doi", 200)):
+        if not getattr(document, name) and found.get(name):
+            updates[name] = str(found[name])[:limit]
+    return updates
+
+
 def document_ingest(*, job_id: int) -> None:
     job = IngestJob.objects.select_related("document").filter(pk=job_id).first()
     if job is None or job.finished:
@@ -99,7 +115,7 @@ def document_ingest(*, job_id: int) -> None:
                 error="",
                 chunk_count=len(rows),
                 page_count=parsed.page_count,
-                title=document.title or (parsed.metadata.get("title") or "")[:500],
+                **_metadata_updates(document, parsed.metadata),
             )
             IngestJob.objects.filter(pk=job.pk).update(
                 stage=JobStage.DONE, done=len(rows), total=len(rows), finished_at=timezone.now()
