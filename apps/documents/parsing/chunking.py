@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from .blocks import Block, ParsedDocument, Rect
+from .textutil import join_blocks
 
 # Sentence ends: ., !, ? (optionally closed by a quote/bracket) then space and a capital, digit or
 # opening quote; or a CJK full stop. Common abbreviations are protected in _split_sentences.
@@ -38,9 +39,7 @@ class ChunkDraft:
     locator_degraded: bool = False
 
 
-def chunk_document(
-    parsed: ParsedDocument, target_chars: int = 1000, max_chars: int = 1600
-) -> list[ChunkDraft]:
+def chunk_document(parsed: ParsedDocument, target_chars: int = 1000, max_chars: int = 1600) -> list[ChunkDraft]:
     """Consecutive blocks are packed up to about target_chars. A chunk never spans a heading change
     (a heading opens a new chunk and travels with the text under it); tables and captions are
     chunks of their own; a block longer than max_chars is cut at sentence ends, every piece keeping
@@ -82,10 +81,7 @@ def chunk_document(
         current.append(block)
     flush()
     ocr_pages = set(parsed.needs_ocr_pages)
-    return [
-        _draft(i, kind, blocks, text, parsed.doc_type, ocr_pages)
-        for i, (kind, blocks, text) in enumerate(groups)
-    ]
+    return [_draft(i, kind, blocks, text, parsed.doc_type, ocr_pages) for i, (kind, blocks, text) in enumerate(groups)]
 
 
 def _only_headings(blocks: list[Block]) -> bool:
@@ -98,7 +94,7 @@ def _draft(
     path = blocks[-1].heading_path
     draft = ChunkDraft(
         chunk_index=index,
-        text=text if text is not None else "\n\n".join(b.text for b in blocks),
+        text=text if text is not None else join_blocks([b.text for b in blocks]),
         heading_path=path,
         section=path[-1] if path else "",
         chunk_type=kind,

@@ -95,7 +95,6 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
         log.warning("parser %s failed on %r", parser.name, filename, exc_info=True)
         label = getattr(parser, "label", parser.name)
         raise ParseError(
-            f"The file could not be read as a {label} document; it may be damaged or use a feature "
-            "we cannot read.",
+            f"The file could not be read as a {label} document; it may be damaged or use a feature we cannot read.",
             detail=repr(exc),
         ) from exc

@@ -26,8 +26,34 @@ _SPACES_RE = re.compile(r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
 _HYPHEN_END_RE = re.compile(r"[^\W\d_][-\u00ad\u2010]$")
 
 
+# TeX-made PDFs often draw an accent as a separate spacing character before the letter
+# ("na\u00a8\u0131ve"); recombined so the word is searchable ("na\u00efve"). Backtick is left alone:
+# it is far more often code than a grave accent.
+_SPACING_ACCENTS = {"\u00a8": "\u0308", "\u00b4": "\u0301", "\u02c6": "\u0302", "\u02dc": "\u0303"}
+_ACCENT_RE = re.compile("([\u00a8\u00b4\u02c6\u02dc])([^\\W\\d_])")
+
+
 def fix_ligatures(text: str) -> str:
-    return _LIG_RE.sub(lambda m: LIGATURES[m.group(0)], text)
+    text = _LIG_RE.sub(lambda m: LIGATURES[m.group(0)], text)
+    if _ACCENT_RE.search(text):
+        text = _ACCENT_RE.sub(_compose_accent, text)
+    return text
+
+
+def _compose_accent(m: re.Match) -> str:
+    base = "i" if m.group(2) == "\u0131" else m.group(2)  # dotless i takes the accent's place
+    return unicodedata.normalize("NFC", base + _SPACING_ACCENTS[m.group(1)])
+
+
+def join_blocks(texts: list[str]) -> str:
+    """Join block texts with blank lines, except where a word was cut by a block boundary."""
+    out = ""
+    for text in texts:
+        if out and _HYPHEN_END_RE.search(out) and text[:1].islower():
+            out = out[:-1] + text
+        else:
+            out = f"{out}\n\n{text}" if out else text
+    return out
 
 
 def clean_inline(text: str) -> str:

@@ -259,9 +259,7 @@ def _metadata(document: docx.document.Document) -> dict:
     title = clean_inline(props.title or "")
     if not title:
         # A "Title"-styled paragraph is the visible title when the properties have none.
-        title = next(
-            (p.text.strip() for p in document.paragraphs if (p.style.name or "").lower() == "title"), ""
-        )
+        title = next((p.text.strip() for p in document.paragraphs if (p.style.name or "").lower() == "title"), "")
     if title:
         out["title"] = title
     if clean_inline(props.author or ""):

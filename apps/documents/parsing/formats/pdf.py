@@ -9,7 +9,7 @@ import pymupdf
 from ..blocks import Block, ParsedDocument, Rect
 from ..errors import ParseError
 from ..textutil import clean_inline, normalise_for_match
-from .pdf_layout import RawBlock, RawLine, drop_running_lines, reading_order
+from .pdf_layout import RawBlock, RawLine, drop_running_lines, reading_order, split_side_by_side
 
 # Ligatures are spelled out by MuPDF itself (no TEXT_PRESERVE_LIGATURES); images are not needed.
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
@@ -45,9 +45,7 @@ def _open(data: bytes) -> pymupdf.Document:
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
     except Exception as exc:  # FileDataError, RuntimeError, ValueError depending on the damage
-        raise ParseError(
-            "The file is not a valid PDF (it may be damaged or truncated).", detail=repr(exc)
-        ) from exc
+        raise ParseError("The file is not a valid PDF (it may be damaged or truncated).", detail=repr(exc)) from exc
     if doc.needs_pass:
         doc.close()
         raise ParseError("The PDF is password-protected; remove the password and upload it again.")
@@ -96,12 +94,12 @@ def _page_blocks(page: pymupdf.Page) -> list[RawBlock]:
             # MuPDF often glues a heading line to the paragraph under it; a change of type size or
             # weight between lines is where one block really ends and the next begins.
             if current and line_style != style:
-                out.append(RawBlock(lines=current, max_size=style[0]))
+                out += split_side_by_side(RawBlock(lines=current, max_size=style[0]))
                 current = []
             style = line_style
             current.append(RawLine(text=text, bbox=tuple(ln["bbox"])))
         if current:
-            out.append(RawBlock(lines=current, max_size=style[0]))
+            out += split_side_by_side(RawBlock(lines=current, max_size=style[0]))
     return out
 
 
@@ -143,7 +141,7 @@ def _to_blocks(pages: list[list[RawBlock]], toc: list) -> list[Block]:
                 path = [(lv, t) for lv, t in path if lv < level] + [(level, text)]
             elif _CAPTION_RE.match(text):
                 kind = "caption"
-            rects = tuple(Rect(pno, *(round(v, 2) for v in ln.bbox)) for ln in raw.lines)
+            rects = tuple(Rect(pno, *(round(v, 2) for v in box)) for box in _merge_line_boxes(raw.lines))
             blocks.append(
                 Block(
                     kind=kind,
@@ -155,6 +153,24 @@ def _to_blocks(pages: list[list[RawBlock]], toc: list) -> list[Block]:
                 )
             )
     return blocks
+
+
+def _merge_line_boxes(lines: list[RawLine]) -> list[tuple[float, float, float, float]]:
+    """Line boxes of one block, with runs of consecutive lines that share both edges (justified
+    text) merged into one box: the same area to highlight, a third of the rectangles to store."""
+    boxes: list[list[float]] = []
+    for ln in lines:
+        x0, y0, x1, y1 = ln.bbox
+        if boxes:
+            last = boxes[-1]
+            height = y1 - y0
+            same_edges = abs(last[0] - x0) <= 1.5 and abs(last[2] - x1) <= 1.5
+            if same_edges and -0.5 * height <= y0 - last[3] <= 0.6 * height:
+                last[0], last[2] = min(last[0], x0), max(last[2], x1)
+                last[3] = max(last[3], y1)
+                continue
+        boxes.append([x0, y0, x1, y1])
+    return [tuple(b) for b in boxes]
 
 
 def _toc_by_page(toc: list) -> dict[int, list[list]]:
@@ -198,10 +214,27 @@ def _metadata(doc: pymupdf.Document, pages: list[list[RawBlock]]) -> dict:
     author = clean_inline(meta.get("author") or "")
     if author:
         out["authors"] = _split_authors(author)
+    doi = _first_page_doi(doc[0])
+    if doi:
+        out["doi"] = doi
     for key in ("subject", "keywords"):
         if clean_inline(meta.get(key) or ""):
             out[key] = clean_inline(meta[key])
     return out
+
+
+_DOI_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.IGNORECASE)
+
+
+def _first_page_doi(page: pymupdf.Page) -> str | None:
+    """The article's DOI as printed on page 1 (raw text, so running footers still count). DOIs cut
+    at a line end ("journal.pone." + newline) are ignored; among the rest the most frequent wins,
+    then the last one (F1000 prints "first published" before "latest published")."""
+    found = [m.group(1).rstrip(",;)]") for m in _DOI_RE.finditer(page.get_text())]
+    whole = [d for d in found if not d.endswith(".") and re.search(r"\d", d.split("/", 1)[1])]
+    if not whole:
+        return None
+    return max(reversed(whole), key=whole.count)
 
 
 def _split_authors(author: str) -> list[str]:

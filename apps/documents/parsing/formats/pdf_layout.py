@@ -51,6 +51,28 @@ class RawBlock:
         )
 
 
+def split_side_by_side(block: RawBlock) -> list[RawBlock]:
+    """MuPDF sometimes groups lines of two columns into one block when the producer wrote them
+    interleaved. Lines whose horizontal extents fall into disjoint groups are separated again, so
+    the column ordering below can put them in the right place."""
+    if len(block.lines) < 2:
+        return [block]
+    spans = sorted((ln.bbox[0], ln.bbox[2]) for ln in block.lines)
+    clusters: list[list[float]] = []
+    for x0, x1 in spans:
+        if clusters and x0 < clusters[-1][1]:
+            clusters[-1][1] = max(clusters[-1][1], x1)
+        else:
+            clusters.append([x0, x1])
+    if len(clusters) < 2:
+        return [block]
+    out = []
+    for x0, x1 in clusters:
+        lines = [ln for ln in block.lines if x0 <= ln.bbox[0] and ln.bbox[2] <= x1]
+        out.append(RawBlock(lines=lines, max_size=block.max_size))
+    return out
+
+
 def _running_key(text: str) -> str:
     # Page numbers inside running heads change from page to page ("Page 3 of 11"), so digits are
     # folded away; a bare folio becomes "#".
@@ -76,11 +98,7 @@ def drop_running_lines(pages: list[list[RawBlock]], heights: list[float]) -> int
     for pno, (blocks, height) in enumerate(zip(pages, heights, strict=True)):
         kept_blocks = []
         for block in blocks:
-            keep = [
-                ln
-                for ln in block.lines
-                if not (_in_band(ln.bbox, height) and _running_key(ln.text) in running)
-            ]
+            keep = [ln for ln in block.lines if not (_in_band(ln.bbox, height) and _running_key(ln.text) in running)]
             removed += len(block.lines) - len(keep)
             if keep:
                 block.lines = keep
