@@ -40,8 +40,18 @@ def ensure_environment() -> None:
         return
     print("portal: installing the pinned dependencies (first time: a minute or two)", flush=True)
     subprocess.run(
-        [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         "-c", str(ROOT / "constraints.txt"), "-e", f"{ROOT}[dev]"],
+        [
+            str(PYTHON),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-c",
+            str(ROOT / "constraints.txt"),
+            "-e",
+            f"{ROOT}[dev]",
+        ],
         check=True,
     )
     STAMP.write_text(wanted)

@@ -91,23 +91,18 @@ def build() -> Document:
         style="List Bullet",
     )
     doc.add_paragraph(
-        "DOCX: a paragraph number, counted from the start of the document, and the cited paragraphs "
-        "are highlighted.",
+        "DOCX: a paragraph number, counted from the start of the document, and the cited paragraphs are highlighted.",
         style="List Bullet",
     )
     doc.add_paragraph(
         "Text and Markdown: a range of line numbers, for example lines 12 to 18.",
         style="List Bullet",
     )
-    doc.add_paragraph(
-        "If the portal cannot place a passage more precisely it cites the whole file, and says so."
-    )
+    doc.add_paragraph("If the portal cannot place a passage more precisely it cites the whole file, and says so.")
 
     doc.add_heading("How to check an answer", level=2)
     doc.add_paragraph("An answer is a starting point, not a source. Before you rely on it, check it:")
-    doc.add_paragraph(
-        "Read the answer once and note which sentences matter for your work.", style="List Number"
-    )
+    doc.add_paragraph("Read the answer once and note which sentences matter for your work.", style="List Number")
     doc.add_paragraph(
         "Open the citation attached to each of those sentences; the source opens at the cited page, "
         "paragraph or lines.",

@@ -125,9 +125,25 @@ def start_redis(var_dir: Path, name: str = "redis") -> subprocess.Popen:
     log = var_dir / "log" / f"{name}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.Popen(
-        [redis_executable(), "--port", "0", "--unixsocket", str(sock), "--unixsocketperm", "700",
-         "--save", "", "--appendonly", "no", "--dir", str(sock.parent), "--logfile", str(log)],
-        stdin=subprocess.DEVNULL, start_new_session=True,
+        [
+            redis_executable(),
+            "--port",
+            "0",
+            "--unixsocket",
+            str(sock),
+            "--unixsocketperm",
+            "700",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(sock.parent),
+            "--logfile",
+            str(log),
+        ],
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
     )
     deadline = time.monotonic() + 10
     while not sock.exists():

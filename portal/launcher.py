@@ -52,8 +52,15 @@ class Stack(contextlib.ExitStack):
         say("stopping the embedded PostgreSQL")
         embedded.stop_postgres(self.var_dir)
 
-    def spawn(self, label: str, args: list[str], *, env: dict[str, str] | None = None,
-              stop_signal: int = signal.SIGTERM, grace: float = 20) -> subprocess.Popen:
+    def spawn(
+        self,
+        label: str,
+        args: list[str],
+        *,
+        env: dict[str, str] | None = None,
+        stop_signal: int = signal.SIGTERM,
+        grace: float = 20,
+    ) -> subprocess.Popen:
         # A session of its own: Ctrl-C reaches only the launcher, which then stops the children in order.
         proc = subprocess.Popen(args, env=env or self.env, cwd=ROOT, start_new_session=True)
         self.callback(self._stop, label, proc, stop_signal, grace)
@@ -79,8 +86,21 @@ class Stack(contextlib.ExitStack):
         log_level = env.get("PORTAL_WORKER_LOG_LEVEL", "warning")
         proc = self.spawn(
             "Celery worker",
-            [PYTHON, "-m", "celery", "-A", "portal", "--quiet", "worker", "-l", log_level, "--concurrency",
-             env.get("PORTAL_WORKER_CONCURRENCY", "1"), "-n", f"portal-{os.getpid()}@%h"],
+            [
+                PYTHON,
+                "-m",
+                "celery",
+                "-A",
+                "portal",
+                "--quiet",
+                "worker",
+                "-l",
+                log_level,
+                "--concurrency",
+                env.get("PORTAL_WORKER_CONCURRENCY", "1"),
+                "-n",
+                f"portal-{os.getpid()}@%h",
+            ],
             env=env,
         )
         deadline = time.monotonic() + 60
@@ -88,9 +108,22 @@ class Stack(contextlib.ExitStack):
             if proc.poll() is not None:
                 raise SystemExit("portal: the Celery worker exited during start-up; see its output above")
             ping = subprocess.run(
-                [PYTHON, "-m", "celery", "-A", "portal", "inspect", "ping", "--timeout", "1",
-                 "-d", f"portal-{os.getpid()}@{socket.gethostname()}"],
-                env=env, cwd=ROOT, capture_output=True,
+                [
+                    PYTHON,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "portal",
+                    "inspect",
+                    "ping",
+                    "--timeout",
+                    "1",
+                    "-d",
+                    f"portal-{os.getpid()}@{socket.gethostname()}",
+                ],
+                env=env,
+                cwd=ROOT,
+                capture_output=True,
             )
             if ping.returncode == 0:
                 say("the Celery worker is ready")
@@ -117,9 +150,24 @@ def cmd_run(args: argparse.Namespace) -> int:
         stack.start_worker()
         web = stack.spawn(
             "web server",
-            [PYTHON, "-m", "gunicorn", "portal.wsgi", "--bind", f"{args.host}:{args.port}",
-             "--workers", "2", "--threads", "4", "--access-logfile", "-", "--log-level", "warning"],
-            stop_signal=signal.SIGTERM, grace=10,
+            [
+                PYTHON,
+                "-m",
+                "gunicorn",
+                "portal.wsgi",
+                "--bind",
+                f"{args.host}:{args.port}",
+                "--workers",
+                "2",
+                "--threads",
+                "4",
+                "--access-logfile",
+                "-",
+                "--log-level",
+                "warning",
+            ],
+            stop_signal=signal.SIGTERM,
+            grace=10,
         )
         stack.manage("resume_ingest")
         if not args.no_demo:

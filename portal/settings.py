@@ -102,8 +102,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env_str("REDIS_URL") or embedded.redis_url(VAR_DIR)
 if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
     raise SettingError("REDIS_URL", "must start with redis://, rediss:// or unix://")
-CELERY_BROKER_URL = "redis+socket://" + REDIS_URL.removeprefix("unix://") if REDIS_URL.startswith("unix://") \
-    else REDIS_URL
+CELERY_BROKER_URL = (
+    "redis+socket://" + REDIS_URL.removeprefix("unix://") if REDIS_URL.startswith("unix://") else REDIS_URL
+)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-ingest leaves the message for another one

@@ -62,13 +62,29 @@ def personas(make_user, collection, other_collection):
 
 @pytest.fixture
 def document(collection, personas):
-    doc = Document(collection=collection, original_name="notes.txt", doc_type="txt", size=11, sha256="a" * 64,
-                   status=DocumentStatus.READY, chunk_count=1, title="Notes")
+    doc = Document(
+        collection=collection,
+        original_name="notes.txt",
+        doc_type="txt",
+        size=11,
+        sha256="a" * 64,
+        status=DocumentStatus.READY,
+        chunk_count=1,
+        title="Notes",
+    )
     doc.file.save("notes.txt", ContentFile(b"hello world"), save=False)
     doc.save()
     IngestJob.objects.create(document=doc, stage=JobStage.DONE, done=1, total=1)
-    Chunk.objects.create(document=doc, chunk_index=0, text="hello world", locator_precision="paragraph",
-                         para_start=0, para_end=0, line_start=1, line_end=1)
+    Chunk.objects.create(
+        document=doc,
+        chunk_index=0,
+        text="hello world",
+        locator_precision="paragraph",
+        para_start=0,
+        para_end=0,
+        line_start=1,
+        line_end=1,
+    )
     return doc
 
 
@@ -120,10 +136,13 @@ def _plain_static_files(django_test_environment):
     and a fast password hasher keeps the many persona logins cheap."""
     from django.test import override_settings
 
-    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"], STORAGES={
-        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }):
+    with override_settings(
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+        STORAGES={
+            "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        },
+    ):
         yield
 
 

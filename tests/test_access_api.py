@@ -53,9 +53,11 @@ def test_document_list_carries_status_and_progress(api_client_for, document):
 
 
 def test_preview_returns_the_target_chunk_with_its_locator(api_client_for, document):
-    data = api_client_for("viewer").get(
-        reverse("api-document-preview", kwargs={"document_id": document.pk}), {"chunk_index": 0, "context": 1}
-    ).json()
+    data = (
+        api_client_for("viewer")
+        .get(reverse("api-document-preview", kwargs={"document_id": document.pk}), {"chunk_index": 0, "context": 1})
+        .json()
+    )
     assert data["total_chunks"] == 1 and data["target_index"] == 0
     [chunk] = data["chunks"]
     assert chunk["is_target"] and chunk["text"] == "hello world"
@@ -64,16 +66,19 @@ def test_preview_returns_the_target_chunk_with_its_locator(api_client_for, docum
 
 def test_preview_rejects_an_index_out_of_range(api_client_for, document):
     response = api_client_for("viewer").get(
-        reverse("api-document-preview", kwargs={"document_id": document.pk}), {"chunk_index": 5})
+        reverse("api-document-preview", kwargs={"document_id": document.pk}), {"chunk_index": 5}
+    )
     assert response.status_code == 400 and "chunk_index" in response.json()
 
 
-@pytest.mark.parametrize("persona,expected", [("viewer", 403), ("outsider", 404), (None, 401), ("editor", 201),
-                                              ("manager", 201)])
+@pytest.mark.parametrize(
+    "persona,expected", [("viewer", 403), ("outsider", 404), (None, 401), ("editor", 201), ("manager", 201)]
+)
 def test_upload_by_persona(api_client_for, collection, persona, expected):
     upload = SimpleUploadedFile("memo.md", b"# Memo\n\nThe lab moves on Monday.\n")
     response = api_client_for(persona).post(
-        reverse("api-document-list"), {"collection": "lab", "file": upload}, format="multipart")
+        reverse("api-document-list"), {"collection": "lab", "file": upload}, format="multipart"
+    )
     assert response.status_code == expected
     assert Document.objects.filter(original_name="memo.md").exists() == (expected == 201)
     if expected == 201:
@@ -83,30 +88,36 @@ def test_upload_by_persona(api_client_for, collection, persona, expected):
 def test_the_same_bytes_again_are_reported_as_a_duplicate(api_client_for, collection):
     client = api_client_for("editor")
     for name in ("a.txt", "b.txt"):
-        response = client.post(reverse("api-document-list"),
-                               {"collection": "lab", "file": SimpleUploadedFile(name, b"same bytes")},
-                               format="multipart")
+        response = client.post(
+            reverse("api-document-list"),
+            {"collection": "lab", "file": SimpleUploadedFile(name, b"same bytes")},
+            format="multipart",
+        )
     assert response.status_code == 200 and response.json()["outcome"] == "duplicate"
     assert Document.objects.filter(collection=collection).count() == 1
 
 
 def test_an_empty_upload_is_refused_with_a_reason(api_client_for, collection):
     response = api_client_for("editor").post(
-        reverse("api-document-list"), {"collection": "lab", "file": SimpleUploadedFile("e.txt", b"")},
-        format="multipart")
+        reverse("api-document-list"),
+        {"collection": "lab", "file": SimpleUploadedFile("e.txt", b"")},
+        format="multipart",
+    )
     assert response.status_code == 400 and "empty" in response.json()["file"][0]
 
 
-@pytest.mark.parametrize("persona,expected", [("viewer", 403), ("outsider", 404), (None, 401), ("editor", 204),
-                                              ("manager", 204)])
+@pytest.mark.parametrize(
+    "persona,expected", [("viewer", 403), ("outsider", 404), (None, 401), ("editor", 204), ("manager", 204)]
+)
 def test_delete_by_persona(api_client_for, document, persona, expected):
     response = api_client_for(persona).delete(reverse("api-document-detail", kwargs={"document_id": document.pk}))
     assert response.status_code == expected
     assert Document.objects.filter(pk=document.pk).exists() == (expected != 204)
 
 
-@pytest.mark.parametrize("persona,expected", [("viewer", 403), ("outsider", 404), (None, 401), ("editor", 202),
-                                              ("manager", 202)])
+@pytest.mark.parametrize(
+    "persona,expected", [("viewer", 403), ("outsider", 404), (None, 401), ("editor", 202), ("manager", 202)]
+)
 def test_reingest_by_persona(api_client_for, document, persona, expected):
     before = document.jobs.count()
     response = api_client_for(persona).post(reverse("api-document-reingest", kwargs={"document_id": document.pk}))

@@ -26,8 +26,9 @@ READ_PAGES = [
 @pytest.mark.parametrize(
     "persona,expected", [("viewer", 200), ("editor", 200), ("manager", 200), ("admin", 200), ("outsider", 404)]
 )
-def test_read_pages_answer_members_and_hide_from_others(page_client_for, collection, document, name, kwargs,
-                                                         persona, expected):
+def test_read_pages_answer_members_and_hide_from_others(
+    page_client_for, collection, document, name, kwargs, persona, expected
+):
     response = page_client_for(persona).get(reverse(name, kwargs=kwargs(collection, document)))
     # the status row of a finished job answers 286 so that htmx stops polling
     assert response.status_code == (286 if name == "document-status" and expected == 200 else expected)
@@ -55,8 +56,9 @@ def test_the_file_download_returns_the_stored_bytes(page_client_for, document):
     assert b"".join(response.streaming_content) == b"hello world"
 
 
-@pytest.mark.parametrize("persona,expected", [("viewer", 403), ("outsider", 404), ("anonymous", 302),
-                                              ("editor", 302), ("manager", 302)])
+@pytest.mark.parametrize(
+    "persona,expected", [("viewer", 403), ("outsider", 404), ("anonymous", 302), ("editor", 302), ("manager", 302)]
+)
 def test_upload_is_for_editors(page_client_for, collection, persona, expected, tmp_path):
     upload = tmp_path / "memo.txt"
     upload.write_text("A memo about the lab.\n\nSecond paragraph.")
@@ -72,8 +74,9 @@ def test_upload_of_an_unsupported_type_is_refused_with_a_reason(page_client_for,
     upload.write_bytes(b"MZ....")
     client = page_client_for("editor")
     with upload.open("rb") as fh:
-        response = client.post(reverse("collection-upload", kwargs={"slug": collection.slug}), {"files": [fh]},
-                               follow=True)
+        response = client.post(
+            reverse("collection-upload", kwargs={"slug": collection.slug}), {"files": [fh]}, follow=True
+        )
     assert "not supported" in response.content.decode()
     assert not Document.objects.filter(original_name="tool.exe").exists()
 
@@ -98,8 +101,10 @@ def test_an_editor_deletes_a_document_and_its_file(page_client_for, document):
     assert not storage.exists(name)
 
 
-@pytest.mark.parametrize("persona,expected", [("manager", 200), ("admin", 200), ("editor", 403), ("viewer", 403),
-                                              ("outsider", 404), ("anonymous", 302)])
+@pytest.mark.parametrize(
+    "persona,expected",
+    [("manager", 200), ("admin", 200), ("editor", 403), ("viewer", 403), ("outsider", 404), ("anonymous", 302)],
+)
 def test_the_members_page_is_for_managers(page_client_for, collection, persona, expected):
     client = page_client_for(None if persona == "anonymous" else persona)
     response = client.get(reverse("collection-members", kwargs={"slug": collection.slug}))
@@ -109,8 +114,9 @@ def test_the_members_page_is_for_managers(page_client_for, collection, persona, 
 def test_a_manager_adds_a_member_who_then_sees_the_collection(page_client_for, collection, personas, make_user):
     newcomer = make_user("nina", email="nina@example.org")
     client = page_client_for("manager")
-    response = client.post(reverse("collection-members", kwargs={"slug": collection.slug}),
-                           {"user": "NINA@example.org", "role": "editor"})
+    response = client.post(
+        reverse("collection-members", kwargs={"slug": collection.slug}), {"user": "NINA@example.org", "role": "editor"}
+    )
     assert response.status_code == 302
     assert Membership.objects.get(user=newcomer, collection=collection).role == "editor"
     client.force_login(newcomer)
@@ -119,13 +125,13 @@ def test_a_manager_adds_a_member_who_then_sees_the_collection(page_client_for, c
 
 def test_adding_an_unknown_account_explains_what_to_do(page_client_for, collection):
     response = page_client_for("manager").post(
-        reverse("collection-members", kwargs={"slug": collection.slug}), {"user": "ghost", "role": "viewer"})
+        reverse("collection-members", kwargs={"slug": collection.slug}), {"user": "ghost", "role": "viewer"}
+    )
     assert response.status_code == 200
     assert "an administrator can create it" in response.content.decode()
 
 
-@pytest.mark.parametrize("persona,expected", [("editor", 403), ("outsider", 404), ("anonymous", 302),
-                                              ("manager", 302)])
+@pytest.mark.parametrize("persona,expected", [("editor", 403), ("outsider", 404), ("anonymous", 302), ("manager", 302)])
 def test_only_managers_change_or_remove_members(page_client_for, collection, personas, persona, expected):
     membership = Membership.objects.get(user=personas["viewer"], collection=collection)
     url = reverse("membership-update", kwargs={"slug": collection.slug, "membership_id": membership.pk})
@@ -142,8 +148,9 @@ def test_a_manager_changes_a_role(page_client_for, collection, personas):
     assert membership.role == "editor"
 
 
-def test_a_membership_of_another_collection_cannot_be_changed_through_ones_own(page_client_for, other_collection,
-                                                                              collection, personas):
+def test_a_membership_of_another_collection_cannot_be_changed_through_ones_own(
+    page_client_for, other_collection, collection, personas
+):
     foreign = Membership.objects.get(user=personas["outsider"], collection=other_collection)
     url = reverse("membership-update", kwargs={"slug": collection.slug, "membership_id": foreign.pk})
     assert page_client_for("manager").post(url, {"action": "remove"}).status_code == 404
@@ -201,12 +208,20 @@ def test_logging_out_ends_the_session(page_client_for):
 
 def test_administrators_create_collections_with_members_in_the_admin(page_client_for, personas):
     client = page_client_for("admin")
-    response = client.post(reverse("admin:documents_collection_add"), {
-        "name": "Grants", "slug": "grants", "description": "",
-        "memberships-TOTAL_FORMS": "1", "memberships-INITIAL_FORMS": "0",
-        "memberships-MIN_NUM_FORMS": "0", "memberships-MAX_NUM_FORMS": "1000",
-        "memberships-0-user": personas["viewer"].pk, "memberships-0-role": "viewer",
-    })
+    response = client.post(
+        reverse("admin:documents_collection_add"),
+        {
+            "name": "Grants",
+            "slug": "grants",
+            "description": "",
+            "memberships-TOTAL_FORMS": "1",
+            "memberships-INITIAL_FORMS": "0",
+            "memberships-MIN_NUM_FORMS": "0",
+            "memberships-MAX_NUM_FORMS": "1000",
+            "memberships-0-user": personas["viewer"].pk,
+            "memberships-0-role": "viewer",
+        },
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     client.force_login(personas["viewer"])
     assert client.get(reverse("collection-detail", kwargs={"slug": "grants"})).status_code == 200
@@ -217,14 +232,16 @@ def test_the_admin_is_closed_to_members(page_client_for):
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
 
 
-def test_the_collection_page_costs_the_same_queries_for_many_documents(page_client_for, collection, document,
-                                                                       django_assert_max_num_queries):
+def test_the_collection_page_costs_the_same_queries_for_many_documents(
+    page_client_for, collection, document, django_assert_max_num_queries
+):
     from apps.documents.models import Document, IngestJob
 
     client = page_client_for("viewer")
     for n in range(10):
-        extra = Document.objects.create(collection=collection, original_name=f"d{n}.txt", sha256=f"{n:064d}",
-                                        file=f"x/d{n}.txt")
+        extra = Document.objects.create(
+            collection=collection, original_name=f"d{n}.txt", sha256=f"{n:064d}", file=f"x/d{n}.txt"
+        )
         IngestJob.objects.create(document=extra, stage="index", done=n, total=10)
     with django_assert_max_num_queries(12):
         body = client.get(reverse("collection-detail", kwargs={"slug": collection.slug})).content.decode()

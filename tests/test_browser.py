@@ -10,8 +10,16 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync 
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture
@@ -50,8 +58,9 @@ def test_an_outsider_cannot_open_it(page, live_server, personas, collection):
     assert response.status == 404
 
 
-def test_an_upload_shows_live_progress_until_ready(page, live_server, personas, collection,
-                                                   celery_worker_available, tmp_path):
+def test_an_upload_shows_live_progress_until_ready(
+    page, live_server, personas, collection, celery_worker_available, tmp_path
+):
     upload = tmp_path / "minutes.md"
     upload.write_text("# Minutes\n\nWe agreed to read the papers.\n\n## Actions\n\nEveryone reads one paper.\n")
     _log_in(page, live_server, "ed", "pw-ed")

@@ -30,8 +30,11 @@ def _wait_until_finished(client, document_id: int, timeout: float = 120) -> dict
 
 
 def _upload(client, name: str, content: bytes) -> dict:
-    response = client.post(reverse("api-document-list"),
-                           {"collection": "lab", "file": SimpleUploadedFile(name, content)}, format="multipart")
+    response = client.post(
+        reverse("api-document-list"),
+        {"collection": "lab", "file": SimpleUploadedFile(name, content)},
+        format="multipart",
+    )
     assert response.status_code == 201, response.content
     return response.json()
 
@@ -78,8 +81,7 @@ def test_reingest_replaces_chunks_without_duplicates(celery_worker_available, ap
     assert all(c.locator_precision == "paragraph" and c.locator["para_ids"] for c in chunks)
 
 
-def test_the_ingest_command_waits_for_the_worker_and_reports_bad_files(celery_worker_available, collection,
-                                                                      tmp_path):
+def test_the_ingest_command_waits_for_the_worker_and_reports_bad_files(celery_worker_available, collection, tmp_path):
     from io import StringIO
 
     from django.core.management import CommandError, call_command
@@ -109,8 +111,9 @@ def test_interrupted_ingestion_is_resumed(celery_worker_available, collection, a
 
     from apps.documents.models import IngestJob
 
-    doc = Document(collection=collection, original_name="left.txt", doc_type="txt", sha256="b" * 64,
-                   status="processing")
+    doc = Document(
+        collection=collection, original_name="left.txt", doc_type="txt", sha256="b" * 64, status="processing"
+    )
     doc.file.save("left.txt", SimpleUploadedFile("left.txt", b"Left behind by a stopped worker."), save=False)
     doc.save()
     stuck = IngestJob.objects.create(document=doc, stage="parse", total=1)

@@ -18,8 +18,17 @@ import psutil
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-_SERVICE_VARS = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_TEST_NAME", "MEDIA_ROOT",
-                 "PORTAL_QUEUE", "PORTAL_HTTPS", "DJANGO_SETTINGS_MODULE")
+_SERVICE_VARS = (
+    "DATABASE_URL",
+    "REDIS_URL",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "DATABASE_TEST_NAME",
+    "MEDIA_ROOT",
+    "PORTAL_QUEUE",
+    "PORTAL_HTTPS",
+    "DJANGO_SETTINGS_MODULE",
+)
 
 
 def _free_port() -> int:
@@ -44,8 +53,14 @@ def test_run_brings_up_the_demo_portal_and_ctrl_c_stops_everything(tmp_path):
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in _SERVICE_VARS}
     env["PORTAL_VAR_DIR"] = str(tmp_path / "var")
-    proc = subprocess.Popen([sys.executable, "-m", "portal.launcher", "run", "--port", str(port)], cwd=ROOT,
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "portal.launcher", "run", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     seen: list[str] = []
     try:
         login = _read_until(proc, r"Log in at .* as admin with password (\S+)", 180, seen)
@@ -64,8 +79,9 @@ def test_run_brings_up_the_demo_portal_and_ctrl_c_stops_everything(tmp_path):
         opener.open(f"{base}/accounts/login/").read()
         csrf = next(c.value for c in jar if c.name == "csrftoken")
         form = urllib.parse.urlencode({"username": "admin", "password": password, "csrfmiddlewaretoken": csrf})
-        request = urllib.request.Request(f"{base}/accounts/login/", data=form.encode(),
-                                         headers={"Referer": f"{base}/accounts/login/"})
+        request = urllib.request.Request(
+            f"{base}/accounts/login/", data=form.encode(), headers={"Referer": f"{base}/accounts/login/"}
+        )
         assert "Demo library" in opener.open(request).read().decode()
         page = opener.open(f"{base}/c/demo/").read().decode()
         assert page.count('class="badge ready"') == 4, page

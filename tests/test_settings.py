@@ -16,8 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _manage(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
     keep = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "PORTAL_VAR_DIR")}
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=keep | env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=keep | env, capture_output=True, text=True, timeout=120
+    )
 
 
 PRODUCTION = {
@@ -34,16 +35,19 @@ def test_check_deploy_is_clean_under_production_settings():
     assert "no issues" in result.stdout
 
 
-@pytest.mark.parametrize("override,variable", [
-    ({"DATABASE_URL": "mysql://root@localhost/portal"}, "DATABASE_URL"),
-    ({"SECRET_KEY": ""}, "SECRET_KEY"),
-    ({"ALLOWED_HOSTS": ""}, "ALLOWED_HOSTS"),
-    ({"REDIS_URL": "amqp://guest@localhost//"}, "REDIS_URL"),
-    ({"PORTAL_MAX_UPLOAD_MB": "lots"}, "PORTAL_MAX_UPLOAD_MB"),
-    ({"DEBUG": "maybe"}, "DEBUG"),
-    ({"PORTAL_STORAGE": "ftp"}, "PORTAL_STORAGE"),
-    ({"SECRET_KEY": "", "SECRET_KEY_FILE": "/nonexistent/key"}, "SECRET_KEY_FILE"),
-])
+@pytest.mark.parametrize(
+    "override,variable",
+    [
+        ({"DATABASE_URL": "mysql://root@localhost/portal"}, "DATABASE_URL"),
+        ({"SECRET_KEY": ""}, "SECRET_KEY"),
+        ({"ALLOWED_HOSTS": ""}, "ALLOWED_HOSTS"),
+        ({"REDIS_URL": "amqp://guest@localhost//"}, "REDIS_URL"),
+        ({"PORTAL_MAX_UPLOAD_MB": "lots"}, "PORTAL_MAX_UPLOAD_MB"),
+        ({"DEBUG": "maybe"}, "DEBUG"),
+        ({"PORTAL_STORAGE": "ftp"}, "PORTAL_STORAGE"),
+        ({"SECRET_KEY": "", "SECRET_KEY_FILE": "/nonexistent/key"}, "SECRET_KEY_FILE"),
+    ],
+)
 def test_a_bad_setting_stops_start_up_with_one_line_naming_it(override, variable):
     result = _manage(["check"], PRODUCTION | override)
     assert result.returncode != 0
@@ -79,8 +83,17 @@ def test_typed_helpers(monkeypatch):
 def test_s3_storage_is_selected_by_environment():
     code = "from django.conf import settings; print(settings.STORAGES['default']['BACKEND'])"
     result = subprocess.run(
-        [sys.executable, "-c", f"import django; django.setup(); {code}"], cwd=ROOT, capture_output=True, text=True,
-        env={"PATH": os.environ["PATH"], "DJANGO_SETTINGS_MODULE": "portal.settings", **PRODUCTION,
-             "PORTAL_STORAGE": "s3", "PORTAL_S3_BUCKET": "papers", "PORTAL_S3_ENDPOINT_URL": "http://minio:9000"},
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={
+            "PATH": os.environ["PATH"],
+            "DJANGO_SETTINGS_MODULE": "portal.settings",
+            **PRODUCTION,
+            "PORTAL_STORAGE": "s3",
+            "PORTAL_S3_BUCKET": "papers",
+            "PORTAL_S3_ENDPOINT_URL": "http://minio:9000",
+        },
     )
     assert result.stdout.strip() == "storages.backends.s3.S3Storage", result.stderr

@@ -57,9 +57,7 @@ def rights_for(user: AnyUser, collection: Collection) -> Rights | None:
         return None
     if user.is_superuser:
         return ADMIN_RIGHTS
-    role = (
-        Membership.objects.filter(user=user, collection=collection).values_list("role", flat=True).first()
-    )
+    role = Membership.objects.filter(user=user, collection=collection).values_list("role", flat=True).first()
     return _RIGHTS_BY_ROLE.get(role) if role else None
 
 

@@ -132,8 +132,12 @@ class IngestJob(models.Model):
         return self.stage in (JobStage.DONE, JobStage.FAILED)
 
     # Share of the whole job at the start of each stage; within a stage, done/total fills the rest of it.
-    _STAGE_SPAN = {JobStage.QUEUED: (0, 0), JobStage.PARSE: (0, 40), JobStage.CHUNK: (40, 50),
-                   JobStage.INDEX: (50, 100)}
+    _STAGE_SPAN = {
+        JobStage.QUEUED: (0, 0),
+        JobStage.PARSE: (0, 40),
+        JobStage.CHUNK: (40, 50),
+        JobStage.INDEX: (50, 100),
+    }
 
     @property
     def percent(self) -> int:
@@ -168,9 +172,7 @@ class Chunk(models.Model):
     line_end = models.PositiveIntegerField(null=True, blank=True)
     # rects: [{page, x0, y0, x1, y1}] in PDF points; page_sizes: {page: [w, h]}; para_ids: DOCX paragraph ids.
     locator = models.JSONField(default=dict, blank=True)
-    locator_precision = models.CharField(
-        max_length=10, choices=LocatorPrecision.choices, default=LocatorPrecision.FILE
-    )
+    locator_precision = models.CharField(max_length=10, choices=LocatorPrecision.choices, default=LocatorPrecision.FILE)
     locator_degraded = models.BooleanField(default=False)
 
     class Meta:

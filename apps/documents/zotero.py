@@ -82,9 +82,13 @@ def _items(conn: sqlite3.Connection, zotero_dir: Path) -> Iterator[ZoteroItem]:
     ).fetchall()
     for item_id, key, item_type in rows:
         item = ZoteroItem(item_id=item_id, key=key, item_type=item_type)
-        fields = dict(conn.execute(
-            """SELECT f.fieldName, v.value FROM itemData d JOIN fields f USING (fieldID)
-               JOIN itemDataValues v USING (valueID) WHERE d.itemID = ?""", (item_id,)))
+        fields = dict(
+            conn.execute(
+                """SELECT f.fieldName, v.value FROM itemData d JOIN fields f USING (fieldID)
+               JOIN itemDataValues v USING (valueID) WHERE d.itemID = ?""",
+                (item_id,),
+            )
+        )
         item.title = fields.get("title", "")
         item.journal = fields.get("publicationTitle", "") or fields.get("bookTitle", "")
         item.doi = fields.get("DOI", "")
@@ -94,14 +98,19 @@ def _items(conn: sqlite3.Connection, zotero_dir: Path) -> Iterator[ZoteroItem]:
             " ".join(part for part in (first, last) if part) if mode == 0 else last
             for first, last, mode in conn.execute(
                 """SELECT c.firstName, c.lastName, c.fieldMode FROM itemCreators ic JOIN creators c USING (creatorID)
-                   WHERE ic.itemID = ? ORDER BY ic.orderIndex""", (item_id,))
+                   WHERE ic.itemID = ? ORDER BY ic.orderIndex""",
+                (item_id,),
+            )
         ]
         for att_key, raw_path, content_type in conn.execute(
             """SELECT i.key, a.path, COALESCE(a.contentType, '') FROM itemAttachments a JOIN items i USING (itemID)
                WHERE a.parentItemID = ? AND a.path IS NOT NULL
-                 AND a.itemID NOT IN (SELECT itemID FROM deletedItems) ORDER BY a.itemID""", (item_id,)):
+                 AND a.itemID NOT IN (SELECT itemID FROM deletedItems) ORDER BY a.itemID""",
+            (item_id,),
+        ):
             item.attachments.append(
-                ZoteroAttachment(att_key, _resolve(zotero_dir, att_key, raw_path), raw_path, content_type))
+                ZoteroAttachment(att_key, _resolve(zotero_dir, att_key, raw_path), raw_path, content_type)
+            )
         yield item
 
 

@@ -60,17 +60,29 @@ def zotero_dir(tmp_path) -> Path:
     shutil.copy(DEMO_PDF, root / "storage" / "ATT1KEY1" / "Chiarotto 2014 - core outcome set.pdf")
     conn = sqlite3.connect(root / "zotero.sqlite")
     conn.executescript(SCHEMA)
-    _item(conn, 1, 4, "PAPER001", title="A core outcome set for clinical trials on non-specific low back pain",
-          date="2014-12-25 December 25, 2014", publicationTitle="Trials", DOI="10.1186/1745-6215-15-511")
+    _item(
+        conn,
+        1,
+        4,
+        "PAPER001",
+        title="A core outcome set for clinical trials on non-specific low back pain",
+        date="2014-12-25 December 25, 2014",
+        publicationTitle="Trials",
+        DOI="10.1186/1745-6215-15-511",
+    )
     conn.execute("INSERT INTO creators VALUES (1,'Alessandro','Chiarotto',0),(2,'','Trials Group',1)")
     conn.execute("INSERT INTO itemCreators VALUES (1,1,1,0),(1,2,1,1)")
     _item(conn, 2, 3, "ATT1KEY1")
-    conn.execute("INSERT INTO itemAttachments (itemID, parentItemID, linkMode, contentType, path) VALUES "
-                 "(2, 1, 0, 'application/pdf', 'storage:Chiarotto 2014 - core outcome set.pdf')")
+    conn.execute(
+        "INSERT INTO itemAttachments (itemID, parentItemID, linkMode, contentType, path) VALUES "
+        "(2, 1, 0, 'application/pdf', 'storage:Chiarotto 2014 - core outcome set.pdf')"
+    )
     _item(conn, 3, 2, "BOOK0001", title="A book whose file is gone", date="1999")
     _item(conn, 4, 3, "ATT2KEY2")
-    conn.execute("INSERT INTO itemAttachments (itemID, parentItemID, linkMode, contentType, path) VALUES "
-                 "(4, 3, 0, 'application/pdf', 'storage:gone.pdf')")
+    conn.execute(
+        "INSERT INTO itemAttachments (itemID, parentItemID, linkMode, contentType, path) VALUES "
+        "(4, 3, 0, 'application/pdf', 'storage:gone.pdf')"
+    )
     _item(conn, 5, 4, "TRASHED1", title="In the trash")
     conn.execute("INSERT INTO deletedItems (itemID) VALUES (5)")
     _item(conn, 6, 1, "NOTE0001")

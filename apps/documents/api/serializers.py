@@ -36,8 +36,21 @@ class DocumentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Document
         fields = [
-            "id", "collection", "title", "original_name", "doc_type", "size", "sha256", "status", "error",
-            "page_count", "chunk_count", "created_at", "updated_at", "job", "file_url",
+            "id",
+            "collection",
+            "title",
+            "original_name",
+            "doc_type",
+            "size",
+            "sha256",
+            "status",
+            "error",
+            "page_count",
+            "chunk_count",
+            "created_at",
+            "updated_at",
+            "job",
+            "file_url",
         ]
 
     def get_job(self, document: Document) -> dict | None:

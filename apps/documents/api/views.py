@@ -57,9 +57,16 @@ def collection_list(request: Request) -> Response:
 )
 @extend_schema(
     methods=["POST"],
-    request={"multipart/form-data": {"type": "object", "properties": {
-        "collection": {"type": "string"}, "file": {"type": "string", "format": "binary"},
-        "force": {"type": "boolean"}}}},
+    request={
+        "multipart/form-data": {
+            "type": "object",
+            "properties": {
+                "collection": {"type": "string"},
+                "file": {"type": "string", "format": "binary"},
+                "force": {"type": "boolean"},
+            },
+        }
+    },
     responses={201: DocumentSerializer, 200: DocumentSerializer},
 )
 @api_view(["GET", "POST"])
@@ -80,9 +87,7 @@ def document_list(request: Request) -> Response:
         raise ValidationError({"file": ["attach the file as multipart field 'file'"]})
     force = str(request.data.get("force", "")).lower() in {"1", "true", "yes"}
     try:
-        result = document_add(
-            collection=collection, name=upload.name, fileobj=upload, user=request.user, force=force
-        )
+        result = document_add(collection=collection, name=upload.name, fileobj=upload, user=request.user, force=force)
     except UploadRejected as exc:
         raise ValidationError({"file": [str(exc)]}) from None
     body = DocumentSerializer(result.document).data | {"outcome": result.outcome, "message": result.message}

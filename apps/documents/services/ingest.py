@@ -126,5 +126,9 @@ def document_ingest(*, job_id: int) -> None:
         _fail(job, document, "Reading this file took longer than the time limit; it may be very large.")
     except Exception as exc:
         log.exception("ingest of document %s failed", document.pk)
-        _fail(job, document, f"An unexpected error stopped ingestion ({type(exc).__name__}); "
-                             "the administrators can find the details in the worker log.")
+        _fail(
+            job,
+            document,
+            f"An unexpected error stopped ingestion ({type(exc).__name__}); "
+            "the administrators can find the details in the worker log.",
+        )

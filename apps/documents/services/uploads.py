@@ -59,9 +59,7 @@ def check_upload(name: str, size: int) -> None:
         raise UploadRejected(f"“{name}” is empty.")
 
 
-def document_add(
-    *, collection: Collection, name: str, fileobj: IO[bytes], user=None, force: bool = False
-) -> AddResult:
+def document_add(*, collection: Collection, name: str, fileobj: IO[bytes], user=None, force: bool = False) -> AddResult:
     """Store a file in `collection` and queue its ingestion, unless the same bytes are already there."""
     name = PurePath(name).name
     sha256, size = _sha256(fileobj)

@@ -61,8 +61,12 @@ class Command(BaseCommand):
             return None
         # Zotero's metadata is curated by a person: it wins over what ingestion extracts from the file.
         Document.objects.filter(pk=result.document.pk).update(
-            title=item.title[:500], authors=item.authors, year=item.year, journal=item.journal[:300],
-            doi=item.doi[:200], zotero_key=item.key,
+            title=item.title[:500],
+            authors=item.authors,
+            year=item.year,
+            journal=item.journal[:300],
+            doi=item.doi[:200],
+            zotero_key=item.key,
         )
         self.stdout.write(result.message)
         job = result.document.latest_job() if result.outcome != "duplicate" else None

@@ -18,9 +18,9 @@ class Command(BaseCommand):
         count = 0
         for document in stuck:
             with transaction.atomic():
-                IngestJob.objects.filter(document=document).exclude(
-                    stage__in=[JobStage.DONE, JobStage.FAILED]
-                ).update(stage=JobStage.FAILED, error="Interrupted: the portal stopped.", finished_at=timezone.now())
+                IngestJob.objects.filter(document=document).exclude(stage__in=[JobStage.DONE, JobStage.FAILED]).update(
+                    stage=JobStage.FAILED, error="Interrupted: the portal stopped.", finished_at=timezone.now()
+                )
                 ingest_enqueue(document)
             count += 1
         if count:
