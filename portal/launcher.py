@@ -146,6 +146,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         stack.embedded_services()
         stack.manage("migrate", "--noinput", "-v", "0")
         stack.manage("collectstatic", "--noinput", "-v", "0")
+        stack.manage("prepare_models")
         stack.manage("ensure_admin", "--url", f"http://{args.host}:{args.port}/")
         stack.start_worker()
         web = stack.spawn(
@@ -219,6 +220,7 @@ def cmd_test(args: argparse.Namespace) -> int:
         # A queue of this run's own, so that no other worker on the same Redis takes its tasks.
         env["PORTAL_QUEUE"] = f"portal-test-{os.getpid()}"
         worker_env = dict(env, DATABASE_URL=_with_database(env["DATABASE_URL"], env["DATABASE_TEST_NAME"]))
+        stack.manage("prepare_models", env=worker_env)
         stack.start_worker(worker_env)
         say("running the tests")
         result = subprocess.run([PYTHON, "-m", "pytest", *args.pytest_args], env=env, cwd=ROOT)

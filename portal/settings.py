@@ -154,6 +154,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 # --- Models (used by ingestion and retrieval) ----------------------------------------------------------------
 PORTAL_EMBEDDING_MODEL = env_str("PORTAL_EMBEDDING_MODEL", "multilingual-e5-small")
+# Models assembled at install time (the default embedding model) live here; shared by the portal and its tests.
+PORTAL_MODELS_DIR = Path(env_str("PORTAL_MODELS_DIR", str(BASE_DIR / "var" / "models")) or "")
 PORTAL_RERANK_MODEL = env_str("PORTAL_RERANK_MODEL", "")
 PORTAL_RERANK_URL = env_str("PORTAL_RERANK_URL", "")
 PORTAL_LLM_BASE_URL = env_str("PORTAL_LLM_BASE_URL", "")

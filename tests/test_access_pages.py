@@ -179,7 +179,7 @@ def test_the_status_row_keeps_polling_while_a_job_runs(page_client_for, document
     response = page_client_for("viewer").get(reverse("document-status", kwargs={"document_id": document.pk}))
     body = response.content.decode()
     assert response.status_code == 200
-    assert 'hx-trigger="every 1s"' in body and 'value="65"' in body  # index stage: 50% + half of 3/10
+    assert 'hx-trigger="every 1s"' in body and 'value="93"' in body  # index stage: 90% + 3/10 of its 10%
 
 
 def test_the_api_token_page_makes_and_replaces_a_token(page_client_for, personas):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from pgvector.django import VectorField
 
 
 class Collection(models.Model):
@@ -73,6 +74,10 @@ class Document(models.Model):
     error = models.TextField(blank=True)
     page_count = models.PositiveIntegerField(null=True, blank=True)
     chunk_count = models.PositiveIntegerField(default=0)
+    # The identity of the model that made this document's vectors: a different model means re-embedding,
+    # never comparing vectors from two models.
+    embedding_model = models.CharField(max_length=300, blank=True)
+    needs_ocr_pages = models.JSONField(default=list, blank=True)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -104,6 +109,7 @@ class JobStage(models.TextChoices):
     QUEUED = "queued", "Queued"
     PARSE = "parse", "Reading the file"
     CHUNK = "chunk", "Splitting into passages"
+    EMBED = "embed", "Embedding passages"
     INDEX = "index", "Indexing"
     DONE = "done", "Done"
     FAILED = "failed", "Failed"
@@ -131,12 +137,14 @@ class IngestJob(models.Model):
     def finished(self) -> bool:
         return self.stage in (JobStage.DONE, JobStage.FAILED)
 
-    # Share of the whole job at the start of each stage; within a stage, done/total fills the rest of it.
+    # Share of the whole job at the start and end of each stage; within a stage, done/total fills it.
+    # Embedding dominates the time of a job, so it gets most of the bar.
     _STAGE_SPAN = {
         JobStage.QUEUED: (0, 0),
-        JobStage.PARSE: (0, 40),
-        JobStage.CHUNK: (40, 50),
-        JobStage.INDEX: (50, 100),
+        JobStage.PARSE: (0, 10),
+        JobStage.CHUNK: (10, 15),
+        JobStage.EMBED: (15, 90),
+        JobStage.INDEX: (90, 100),
     }
 
     @property
@@ -174,6 +182,9 @@ class Chunk(models.Model):
     locator = models.JSONField(default=dict, blank=True)
     locator_precision = models.CharField(max_length=10, choices=LocatorPrecision.choices, default=LocatorPrecision.FILE)
     locator_degraded = models.BooleanField(default=False)
+    # No fixed dimension here: the index is per dimension (see migration 0003), so a model of another size
+    # needs no schema change.
+    embedding = VectorField(null=True, blank=True)
 
     class Meta:
         ordering = ["document_id", "chunk_index"]

@@ -1,6 +1,6 @@
 """Parsing uploaded documents into located blocks, and packing them into chunks.
 
-Pure Python (PyMuPDF, python-docx); no Django, no database.
+Pure Python (PyMuPDF, python-docx, lxml, openpyxl); no Django, no database.
 """
 
 from .blocks import Block, ParsedDocument, Rect

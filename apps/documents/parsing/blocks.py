@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 BLOCK_KINDS = ("heading", "paragraph", "list_item", "table", "caption")
-DOC_TYPES = ("pdf", "docx", "md", "txt")
+DOC_TYPES = ("pdf", "docx", "md", "txt", "html", "xlsx")
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Block:
     page: int | None = None  # 1-based; PDF only
     rects: tuple[Rect, ...] = ()  # PDF line boxes
     para_id: str | None = None  # DOCX w14:paraId, else "p<ordinal>"; None for other formats
-    line_start: int | None = None  # text files, 1-based inclusive
+    line_start: int | None = None  # text files, 1-based inclusive; for xlsx the sheet's row numbers
     line_end: int | None = None
 
 

@@ -6,7 +6,13 @@ import re
 from dataclasses import dataclass, field
 
 from .blocks import Block, ParsedDocument, Rect
+from .section_map import BlockSection, map_sections
+from .sections import DEFAULT_WEIGHT, section_weight
 from .textutil import join_blocks
+
+SENTENCE_CAP = 800  # chunk size cap for documents without any heading or recognised section
+REFERENCES = "References"
+PARAGRAPH_DOC_TYPES = ("docx", "md", "txt", "html", "xlsx")
 
 # Sentence ends: ., !, ? (optionally closed by a quote/bracket) then space and a capital, digit or
 # opening quote; or a CJK full stop. Common abbreviations are protected in _split_sentences.
@@ -25,9 +31,9 @@ class ChunkDraft:
     chunk_index: int
     text: str
     heading_path: tuple[str, ...] = ()
-    section: str = ""  # last heading of heading_path, or ""
+    section: str = ""  # canonical section ("Methods") when recognised, else the last heading, else ""
     chunk_type: str = "text"  # text | table | caption
-    para_start: int | None = None
+    para_start: int | None = None  # None for reference-list chunks (design.md: "references excluded")
     para_end: int | None = None
     para_ids: list[str] = field(default_factory=list)
     page: int | None = None
@@ -37,69 +43,101 @@ class ChunkDraft:
     line_end: int | None = None
     locator_precision: str = "file"  # bbox | paragraph | file
     locator_degraded: bool = False
+    weight: float = DEFAULT_WEIGHT  # retrieval weight of the section: Abstract 1.5, Methods 1.2, back matter 0
 
 
 def chunk_document(parsed: ParsedDocument, target_chars: int = 1000, max_chars: int = 1600) -> list[ChunkDraft]:
-    """Consecutive blocks are packed up to about target_chars. A chunk never spans a heading change
-    (a heading opens a new chunk and travels with the text under it); tables and captions are
-    chunks of their own; a block longer than max_chars is cut at sentence ends, every piece keeping
-    the whole block's locators."""
-    groups: list[tuple[str, list[Block], str | None]] = []  # (chunk_type, blocks, text override)
-    current: list[Block] = []
+    """Consecutive blocks are packed up to about target_chars. A chunk never spans a heading or a section
+    change (a heading, or a block that is only a section name, opens a new chunk and travels with the text
+    under it); tables and captions are chunks of their own; a block longer than max_chars is cut at sentence
+    ends, every piece keeping the whole block's locators. A document with no headings and no recognised
+    sections is packed into smaller chunks (at most SENTENCE_CAP characters, cut at sentences)."""
+    blocks = parsed.blocks
+    info = map_sections(blocks)
+    if not any(b.kind == "heading" for b in blocks) and not any(s.canonical for s in info):
+        # Nothing to follow but sentences: short chunks keep one topic each, which retrieves better.
+        target_chars, max_chars = min(target_chars, SENTENCE_CAP), min(max_chars, SENTENCE_CAP)
+    groups: list[tuple[str, list[int], str | None]] = []  # (chunk_type, block indices, text override)
+    current: list[int] = []
+
+    def is_lead(i: int) -> bool:
+        return blocks[i].kind == "heading" or info[i].marker
+
+    def only_leads() -> bool:
+        return bool(current) and all(is_lead(i) for i in current)
 
     def flush() -> None:
         if current:
             groups.append(("text", list(current), None))
             current.clear()
 
-    def emit_pieces(kind: str, block: Block) -> None:
+    def emit_pieces(kind: str, i: int) -> None:
         # Headings waiting for text go with the first piece, so no chunk is a bare heading.
-        lead = list(current) if _only_headings(current) else []
+        lead = list(current) if only_leads() else []
         if not lead:
             flush()
         current.clear()
-        for i, piece in enumerate(_pieces(block.text, target_chars, max_chars, table=kind == "table")):
-            if i == 0 and lead:
-                groups.append((kind, [*lead, block], "\n\n".join([*(b.text for b in lead), piece])))
+        for n, piece in enumerate(_pieces(blocks[i].text, target_chars, max_chars, table=kind == "table")):
+            if n == 0 and lead:
+                groups.append((kind, [*lead, i], "\n\n".join([*(blocks[j].text for j in lead), piece])))
             else:
-                groups.append((kind, [block], piece))
+                groups.append((kind, [i], piece))
 
-    for block in parsed.blocks:
-        if block.kind in ("table", "caption"):
-            emit_pieces(block.kind, block)
+    for i, block in enumerate(blocks):
+        if block.kind == "table" or info[i].caption:
+            emit_pieces("table" if block.kind == "table" else "caption", i)
             continue
-        if block.kind == "heading" and not _only_headings(current):
+        if is_lead(i) and not only_leads():
             flush()
-        elif current and block.heading_path != current[-1].heading_path and block.kind != "heading":
-            flush()  # defensive: a path change without a heading block of its own
+        elif current and not is_lead(i) and not only_leads() and _moved(blocks, info, current[-1], i):
+            flush()  # a new section by a run-in heading, or a path change without a heading block
         if len(block.text) > max_chars:
-            emit_pieces("text", block)
+            emit_pieces("text", i)
             continue
-        size = sum(len(b.text) + 2 for b in current)
-        if current and size + len(block.text) > target_chars and not _only_headings(current):
+        size = sum(len(blocks[j].text) + 2 for j in current)
+        if current and size + len(block.text) > target_chars and not only_leads():
             flush()
-        current.append(block)
+        current.append(i)
     flush()
+    ordinals = _ordinals(info)
     ocr_pages = set(parsed.needs_ocr_pages)
-    return [_draft(i, kind, blocks, text, parsed.doc_type, ocr_pages) for i, (kind, blocks, text) in enumerate(groups)]
+    drafts = []
+    for n, (kind, idx, text) in enumerate(groups):
+        numbered = [ordinals[i] for i in idx if ordinals[i] is not None]
+        draft = _draft(n, kind, [blocks[i] for i in idx], text, parsed.doc_type, ocr_pages)
+        draft.para_start, draft.para_end = (min(numbered), max(numbered)) if numbered else (None, None)
+        section = info[idx[-1]]
+        draft.section = section.name
+        draft.weight = section_weight(section.name) if section.canonical else DEFAULT_WEIGHT
+        drafts.append(draft)
+    return drafts
 
 
-def _only_headings(blocks: list[Block]) -> bool:
-    return bool(blocks) and all(b.kind == "heading" for b in blocks)
+def _moved(blocks: list[Block], info: list[BlockSection], prev: int, i: int) -> bool:
+    return blocks[prev].heading_path != blocks[i].heading_path or info[prev].name != info[i].name
+
+
+def _ordinals(info: list[BlockSection]) -> list[int | None]:
+    """Paragraph ordinals across the document with the reference list left out (design.md, "Locators")."""
+    out: list[int | None] = []
+    n = 0
+    for s in info:
+        if s.canonical and s.name == REFERENCES:
+            out.append(None)
+        else:
+            out.append(n)
+            n += 1
+    return out
 
 
 def _draft(
     index: int, kind: str, blocks: list[Block], text: str | None, doc_type: str, ocr_pages: set[int]
 ) -> ChunkDraft:
-    path = blocks[-1].heading_path
     draft = ChunkDraft(
         chunk_index=index,
         text=text if text is not None else join_blocks([b.text for b in blocks]),
-        heading_path=path,
-        section=path[-1] if path else "",
+        heading_path=blocks[-1].heading_path,
         chunk_type=kind,
-        para_start=blocks[0].para_no,
-        para_end=blocks[-1].para_no,
         para_ids=[b.para_id for b in blocks if b.para_id],
     )
     lines = [b for b in blocks if b.line_start is not None]
@@ -118,7 +156,7 @@ def _draft(
             # Text from a scanned/OCR page (or a block without boxes): page-level only, and said so.
             draft.locator_precision = "paragraph"
             draft.locator_degraded = True
-    elif doc_type in ("docx", "md", "txt"):
+    elif doc_type in PARAGRAPH_DOC_TYPES:
         draft.locator_precision = "paragraph"
     return draft
 

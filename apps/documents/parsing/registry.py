@@ -17,8 +17,10 @@ from typing import Protocol, runtime_checkable
 from .blocks import ParsedDocument
 from .errors import ParseError, UnsupportedFormat
 from .formats import docx as docx_format
+from .formats import html as html_format
 from .formats import pdf as pdf_format
 from .formats import text as text_format
+from .formats import xlsx as xlsx_format
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +56,8 @@ def registered() -> tuple[Parser, ...]:
 register(pdf_format.PARSER)
 register(docx_format.PARSER)
 register(text_format.PARSER)
+register(html_format.PARSER)
+register(xlsx_format.PARSER)
 
 SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(ext for p in _PARSERS for ext in p.extensions)
 

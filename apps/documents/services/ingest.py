@@ -1,7 +1,7 @@
 """Ingestion of one document, as ordered steps that write their progress to the job row.
 
-parse (parser registry) -> chunk (locators kept) -> index (chunks replaced atomically).
-Later steps (references, embeddings) slot in between chunk and index.
+parse (parser registry) -> chunk (locators kept) -> embed (batched; the model is loaded once per worker
+process) -> index (chunks replaced atomically). The reference-list step slots in between chunk and embed.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 
 from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -17,6 +18,7 @@ from apps.documents.parsing import ChunkDraft, ParseError, chunk_document, parse
 
 log = logging.getLogger(__name__)
 _BATCH = 200
+_EMBED_BATCH = 32
 
 
 def ingest_enqueue(document: Document) -> IngestJob:
@@ -49,6 +51,7 @@ def _chunk_row(document: Document, draft: ChunkDraft, page_sizes: dict) -> Chunk
         section=draft.section[:300],
         heading_path=list(draft.heading_path),
         chunk_type=draft.chunk_type,
+        weight=draft.weight,
         page=draft.page,
         page_end=draft.page_end,
         para_start=draft.para_start,
@@ -63,6 +66,22 @@ def _chunk_row(document: Document, draft: ChunkDraft, page_sizes: dict) -> Chunk
         locator_precision=draft.locator_precision,
         locator_degraded=draft.locator_degraded,
     )
+
+
+def _embed(job: IngestJob, rows: list[Chunk]) -> str:
+    """Give every retrievable chunk its vector; returns the identity of the model that made them."""
+    from apps.retrieval.embedding.encoder import get_embedder
+
+    embedder = get_embedder(settings.PORTAL_EMBEDDING_MODEL)
+    # Weight-0 chunks (references, acknowledgements) are never retrieved: no vector, less time.
+    targets = [row for row in rows if row.weight > 0]
+    _progress(job, JobStage.EMBED, 0, len(targets))
+    for start in range(0, len(targets), _EMBED_BATCH):
+        batch = targets[start : start + _EMBED_BATCH]
+        for row, vector in zip(batch, embedder.embed_passages([row.text for row in batch]), strict=True):
+            row.embedding = vector
+        _progress(job, JobStage.EMBED, start + len(batch), len(targets))
+    return embedder.model_id
 
 
 def _metadata_updates(document: Document, found: dict) -> dict:
@@ -102,6 +121,7 @@ def document_ingest(*, job_id: int) -> None:
                 "No text could be read from this file. If it is a scan, it needs OCR before it can be searched."
             )
         rows = [_chunk_row(document, d, parsed.page_sizes) for d in drafts]
+        model_id = _embed(job, rows)
         _progress(job, JobStage.INDEX, 0, len(rows))
         with transaction.atomic():
             # Readers see either the old chunks or the new ones, never half of each.
@@ -115,6 +135,8 @@ def document_ingest(*, job_id: int) -> None:
                 error="",
                 chunk_count=len(rows),
                 page_count=parsed.page_count,
+                embedding_model=model_id,
+                needs_ocr_pages=list(parsed.needs_ocr_pages),
                 **_metadata_updates(document, parsed.metadata),
             )
             IngestJob.objects.filter(pk=job.pk).update(

@@ -3,8 +3,9 @@
 Paragraph ids: the `w14:paraId` Word writes on each paragraph when present (and unique), otherwise
 "p<ordinal>" where the ordinal counts every w:p we visit — body paragraphs, paragraphs inside content
 controls, and table-cell paragraphs — in document order, 0-based, empty ones included. A viewer
-resolves an id with the same walk (see `iter_paragraphs`). Textboxes, headers/footers, footnotes and
-comments are not read.
+resolves an id with the same walk (see `iter_paragraphs`). Footnotes and endnotes follow the body as
+blocks under the heading path ("Footnotes",) / ("Endnotes",), with ids "fn<w:id>" / "en<w:id>". List items
+carry their visible label ("1.", "a)", "•"). Textboxes, headers/footers and comments are not read.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from docx.text.paragraph import Paragraph
 from ..blocks import Block, ParsedDocument
 from ..errors import ParseError
 from ..textutil import clean_inline
+from .docx_extras import Numbering, iter_notes, paragraph_numbering
 
 W14_PARA_ID = "{http://schemas.microsoft.com/office/word/2010/wordml}paraId"
 MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
@@ -45,7 +47,10 @@ class DocxParser:
     def score(self, filename: str, head: bytes) -> float:
         named = filename.lower().endswith(".docx")
         if head.startswith(ZIP_MAGIC):
-            return 1.0 if named or b"word/" in head else 0.0
+            if b"word/" in head:
+                return 1.0
+            # Named .docx but holding a workbook: the workbook parser (1.0) wins; otherwise ours.
+            return 0.9 if named else 0.0
         if named:
             # Ours even when broken, so the message says what is wrong with *this* Word file.
             return 0.5 if head.startswith(OLE_MAGIC) else 0.1
@@ -85,6 +90,12 @@ def iter_paragraphs(document: docx.document.Document) -> Iterator[tuple[str, str
     used: set[str] = set()
     for ordinal, p in enumerate(_all_paragraph_elements(document.element.body)):
         yield _para_id(p, ordinal, used), _para_text(p)
+    for _, note_id, paragraphs in iter_notes(document):
+        yield note_id, _note_text(paragraphs)
+
+
+def _note_text(paragraphs: list) -> str:
+    return " ".join(t for t in (_para_text(p) for p in paragraphs) if t)
 
 
 def _all_paragraph_elements(container) -> Iterator:
@@ -128,6 +139,7 @@ def _skipped(el, p) -> bool:
 
 
 def _blocks(document: docx.document.Document) -> Iterator[Block]:
+    numbering = Numbering(document)
     used: set[str] = set()
     ordinal = 0  # paragraph ordinal, for fallback ids
     para_no = 0  # block ordinal
@@ -147,15 +159,24 @@ def _blocks(document: docx.document.Document) -> Iterator[Block]:
             continue
         pid = _para_id(el, ordinal, used)
         ordinal += 1
+        paragraph = Paragraph(el, document._body)
+        # Every numbered paragraph advances its list's counter, shown or not (empty items, numbered headings).
+        label = numbering.label(*paragraph_numbering(el, paragraph.style)) if numbering.levels else ""
         text = _para_text(el)
         if not text:
             continue
-        paragraph = Paragraph(el, document._body)
         kind, level = _classify(paragraph)
         if kind == "heading":
             path = [(lv, t) for lv, t in path if lv < level] + [(level, text)]
+        elif kind == "list_item" and label:
+            text = f"{label} {text}"
         yield Block(kind, text, tuple(t for _, t in path), para_no, para_id=pid)
         para_no += 1
+    for heading, note_id, paragraphs in iter_notes(document):
+        text = _note_text(paragraphs)
+        if text:
+            yield Block("paragraph", text, (heading,), para_no, para_id=note_id)
+            para_no += 1
 
 
 def _all_paragraph_elements_in_table(tbl) -> Iterator:

@@ -9,11 +9,13 @@ import pymupdf
 from ..blocks import Block, ParsedDocument, Rect
 from ..errors import ParseError
 from ..textutil import clean_inline, normalise_for_match
+from .pdf_headings import style_headings
 from .pdf_layout import RawBlock, RawLine, drop_running_lines, reading_order, split_side_by_side
 
 # Ligatures are spelled out by MuPDF itself (no TEXT_PRESERVE_LIGATURES); images are not needed.
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 _CAPTION_RE = re.compile(r"^(Fig\.|Figure|Table|Scheme|Supplementary (Figure|Table))\s*S?\d+\b")
+_MIN_OUTLINE_HEADINGS = 3  # fewer outline entries found in the text than this: the outline is not used
 _MIN_TEXT_CHARS = 10  # fewer visible characters than this on a page with images => scanned page
 _JUNK_TITLE_RE = re.compile(r"(\.(dvi|pdf|docx?|tex|indd|qxd)$)|(\d+\.\.\d+$)|^untitled$", re.IGNORECASE)
 
@@ -94,12 +96,12 @@ def _page_blocks(page: pymupdf.Page) -> list[RawBlock]:
             # MuPDF often glues a heading line to the paragraph under it; a change of type size or
             # weight between lines is where one block really ends and the next begins.
             if current and line_style != style:
-                out += split_side_by_side(RawBlock(lines=current, max_size=style[0]))
+                out += split_side_by_side(RawBlock(lines=current, max_size=style[0], bold=style[1]))
                 current = []
             style = line_style
             current.append(RawLine(text=text, bbox=tuple(ln["bbox"])))
         if current:
-            out += split_side_by_side(RawBlock(lines=current, max_size=style[0]))
+            out += split_side_by_side(RawBlock(lines=current, max_size=style[0], bold=style[1]))
     return out
 
 
@@ -127,6 +129,17 @@ def _needs_ocr(page: pymupdf.Page, raw: list[RawBlock]) -> bool:
 
 def _to_blocks(pages: list[list[RawBlock]], toc: list) -> list[Block]:
     headings = _toc_by_page(toc)
+    levels = {}
+    for pno, raw_blocks in enumerate(pages, start=1):
+        for raw in raw_blocks:
+            level = _match_heading(headings.get(pno, []), raw.text) if raw.text else None
+            if level is not None:
+                levels[id(raw)] = level
+    if len(levels) < _MIN_OUTLINE_HEADINGS:
+        # No outline, or one whose entries are not in the text ("Section_1"): headings from type style.
+        styled_pages, styled = style_headings(pages)
+        if len(styled) > len(levels):
+            pages, levels = styled_pages, styled
     path: list[tuple[int, str]] = []  # (level, heading text) stack
     blocks: list[Block] = []
     for pno, raw_blocks in enumerate(pages, start=1):
@@ -135,7 +148,7 @@ def _to_blocks(pages: list[list[RawBlock]], toc: list) -> list[Block]:
             if not text:
                 continue
             kind = "paragraph"
-            level = _match_heading(headings.get(pno, []), text)
+            level = levels.get(id(raw))
             if level is not None:
                 kind = "heading"
                 path = [(lv, t) for lv, t in path if lv < level] + [(level, text)]

@@ -29,6 +29,7 @@ class RawBlock:
 
     lines: list[RawLine]
     max_size: float = 0.0
+    bold: bool = False  # the block's lines share one (size, bold) style: pdf.py splits blocks where it changes
     chars: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
@@ -69,7 +70,7 @@ def split_side_by_side(block: RawBlock) -> list[RawBlock]:
     out = []
     for x0, x1 in clusters:
         lines = [ln for ln in block.lines if x0 <= ln.bbox[0] and ln.bbox[2] <= x1]
-        out.append(RawBlock(lines=lines, max_size=block.max_size))
+        out.append(RawBlock(lines=lines, max_size=block.max_size, bold=block.bold))
     return out
 
 

@@ -1,0 +1,132 @@
+"""Headings of a PDF without a usable outline, found from type style.
+
+Most journal PDFs carry no bookmarks (or generic ones: "Section_1"). Their section headings are short lines
+in a style of their own (bold, or larger than the text). Which style that is differs per journal, so it is
+learnt from the document: the lines whose text is a known section name ("Introduction", "2. Methods",
+"References") show the section-heading style; every other short line in that style after the first of them
+is a heading too. Nothing is guessed when section names are set in the body text's own style.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from ..sections import canonical_section, is_caption
+from .pdf_layout import RawBlock
+
+Style = tuple[float, bool]
+
+_MAX_CHARS = 150  # a heading is a line or two, never a paragraph
+_MAX_LINES = 3
+_NUMBERED_RE = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+\S")
+_ROMAN_RE = re.compile(r"^\s*[IVXLC]+\.\s+\S")
+_SUB_RE = re.compile(r"^\s*\d+\.\d+(?:\.\d+)*\.?\s+[^\W\d_]")
+# Sections whose unnumbered, unrecognised sibling-style headings are really their sub-headings (PLOS sets
+# "Taxonomy" under "Results" in the same style); after back matter such a heading starts something new.
+_BODY_SECTIONS = {"Introduction", "Methods", "Results", "Results and Discussion", "Discussion", "Objective"}
+
+
+def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], dict[int, int]]:
+    """The pages, with section-name lines split out of glued heading blocks, and a heading level for each
+    heading block (keyed by id()). Empty when the document shows no distinct section-heading style."""
+    blocks = [b for page in pages for b in page]
+    if not blocks:
+        return pages, {}
+    body = _body_style(blocks)
+    pages = [[part for b in page for part in _split_names(b, body)] for page in pages]
+    anchors = [b for page in pages for b in page if _short(b) and _style(b) != body and _is_section_name(b)]
+    anchors = [b for b in anchors if _emphasised(_style(b), body)]
+    if len(anchors) < 2:
+        return pages, {}
+    section_style = Counter(_style(b) for b in anchors).most_common(1)[0][0]
+    numbered_doc = sum(bool(_NUMBERED_RE.match(b.text) or _ROMAN_RE.match(b.text)) for b in anchors) * 2 > len(anchors)
+    anchor_ids = {id(b) for b in anchors}
+    levels: dict[int, int] = {}
+    started = False  # before the first section name: title, authors, journal lines share heading styles
+    top_canonical: str | None = None
+    for page in pages:
+        for b in page:
+            if id(b) in anchor_ids:
+                started = True
+                levels[id(b)] = _number_level(b.text) or 1
+                if levels[id(b)] == 1:
+                    top_canonical = canonical_section(b.text).name
+                continue
+            if not started or not _looks_like_heading(b):
+                continue
+            level = _number_level(b.text)
+            if _same_style(_style(b), section_style):
+                if level is None:
+                    level = 1 if numbered_doc or top_canonical not in _BODY_SECTIONS else 2
+            elif not (level and level > 1 and _SUB_RE.match(b.text) and b.bold and _style(b) != body):
+                continue  # numbered sub-heads ("2.1 Study site") may have a style of their own
+            levels[id(b)] = level
+            if level == 1:
+                top_canonical = None
+    return pages, levels
+
+
+def _looks_like_heading(b: RawBlock) -> bool:
+    """Short, starts like a title (capital or a number), does not end like a sentence, is not a caption."""
+    text = b.text
+    if not _short(b) or is_caption(text) or not re.search(r"[^\W\d_]{2}", text):
+        return False
+    return not text[0].islower() and not text.rstrip().endswith((".", ",", ";"))
+
+
+def _style(b: RawBlock) -> Style:
+    return (round(b.max_size, 1), b.bold)
+
+
+def _same_style(a: Style, b: Style) -> bool:
+    return a[1] == b[1] and abs(a[0] - b[0]) <= 0.25
+
+
+def _body_style(blocks: list[RawBlock]) -> Style:
+    weight: Counter[Style] = Counter()
+    for b in blocks:
+        weight[_style(b)] += b.chars
+    return weight.most_common(1)[0][0]
+
+
+def _emphasised(style: Style, body: Style) -> bool:
+    return (style[1] and not body[1] and style[0] >= body[0] - 1.6) or style[0] >= body[0] + 0.9
+
+
+def _short(b: RawBlock) -> bool:
+    return len(b.lines) <= _MAX_LINES and len(b.text) <= _MAX_CHARS
+
+
+def _is_section_name(b: RawBlock) -> bool:
+    return canonical_section(b.text) is not None
+
+
+def _number_level(text: str) -> int | None:
+    m = _NUMBERED_RE.match(text)
+    if m:
+        return min(m.group(1).count(".") + 1, 6)
+    return 1 if _ROMAN_RE.match(text) else None
+
+
+def _split_names(b: RawBlock, body: Style) -> list[RawBlock]:
+    """MuPDF may glue consecutive heading lines ("Results" over "Taxonomy") into one block; a line that is a
+    section name on its own becomes its own block."""
+    if len(b.lines) < 2 or len(b.lines) > 4 or _style(b) == body:
+        return [b]
+    names = [canonical_section(ln.text.strip()) is not None for ln in b.lines]
+    if not any(names):
+        return [b]
+    out: list[RawBlock] = []
+    run: list = []
+    for line, is_name in zip(b.lines, names, strict=True):
+        if is_name:
+            if run:
+                out.append(RawBlock(lines=run, max_size=b.max_size, bold=b.bold))
+                run = []
+            out.append(RawBlock(lines=[line], max_size=b.max_size, bold=b.bold))
+        else:
+            run.append(line)
+    if run:
+        out.append(RawBlock(lines=run, max_size=b.max_size, bold=b.bold))
+    return out

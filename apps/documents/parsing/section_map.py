@@ -1,0 +1,126 @@
+"""Walk a document's blocks once and give each one its section (canonical name or nearest heading) and weight.
+
+The walk keeps the last recognised section until something closes it: another recognised name, or a heading
+at the same or a higher level than the one that opened it (a sub-heading under "Methods" stays in Methods).
+A recognised name in a plain block (a bold "References" line in a PDF without an outline) opens a section one
+level below the current heading path, so the next real heading closes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .blocks import Block
+from .sections import ABSTRACT_OPENERS, ABSTRACT_PARTS, SectionMatch, canonical_section, inline_section, is_caption
+
+ABSTRACT = "Abstract"
+_ABSTRACT_MAX_CHARS = 3000  # a structured abstract's sub-heads are absorbed only this far into it
+_PROMOTE_MIN, _PROMOTE_MAX = 400, 3000  # an unlabelled abstract is one paragraph of this size
+_NEVER_IN_ABSTRACT = frozenset({"introduction", "引言", "前言", "绪论", "导言"})
+
+
+@dataclass
+class BlockSection:
+    name: str  # canonical section name, else the nearest heading text, else ""
+    canonical: bool  # name is a recognised section
+    marker: bool = False  # the block is nothing but a section name: it leads the next chunk like a heading
+    caption: bool = False
+
+
+@dataclass
+class _Abstract:
+    seen: set[str]
+    structured: bool | None = None  # decided by the first text block after the label
+    chars: int = 0
+
+
+def map_sections(blocks: list[Block]) -> list[BlockSection]:
+    out: list[BlockSection] = []
+    canon: str | None = None
+    depth = 0  # heading-path length at which `canon` was opened
+    abstract: _Abstract | None = None
+    any_recognised = False
+    prev_path: tuple[str, ...] | None = None
+    for block in blocks:
+        path = block.heading_path
+        marker = False
+        found: SectionMatch | None = None
+        is_heading = block.kind == "heading"
+        # The path changed without a heading block (DOCX footnotes): treated like a heading there.
+        moved = prev_path is not None and path != prev_path and path[: len(prev_path)] != prev_path
+        if moved and not is_heading and canon and len(path) <= depth:
+            canon, abstract = None, None
+        prev_path = path
+        if is_heading:
+            found = canonical_section(block.text)
+        elif block.kind in ("paragraph", "list_item") and not is_caption(block.text):
+            found = canonical_section(block.text)
+            marker = found is not None
+            if found is None:
+                found = inline_section(block.text)
+        if found is not None:
+            if abstract is not None and _absorbed(abstract, found, is_heading, len(path) > depth):
+                abstract.seen.add(found.name)
+            elif found.name == canon and not is_heading:
+                pass  # "Methods" heading followed by a "Methods:" run-in: same section
+            elif not any_recognised and not is_heading and not marker and found.alias in ABSTRACT_OPENERS:
+                # "Background: ..." in the front matter, before any section: an unlabelled structured abstract
+                canon, depth, abstract = ABSTRACT, len(path) + 1, _Abstract({found.name}, structured=True)
+            else:
+                canon = found.name
+                depth = len(path) + (0 if is_heading else 1)
+                abstract = _Abstract(set()) if canon == ABSTRACT else None
+            any_recognised = True
+        elif is_heading and canon and len(path) <= depth:
+            canon, abstract = None, None  # an unrecognised heading at the level of the open section closes it
+        if abstract is not None and canon == ABSTRACT and not is_heading and not marker:
+            if abstract.structured is None:
+                abstract.structured = found is not None and found.name in ABSTRACT_PARTS
+            abstract.chars += len(block.text)
+        name = canon or (path[-1] if path else "")
+        out.append(BlockSection(name, canon is not None, marker, not is_heading and _caption(block)))
+    _promote_abstract(blocks, out)
+    return out
+
+
+def _absorbed(abstract: _Abstract, found: SectionMatch, is_heading: bool, deeper: bool) -> bool:
+    """Does a recognised name inside an abstract stay part of it? Yes for a repeated "Abstract" label and for
+    each structured-abstract sub-head seen for the first time; not once the abstract is long, nor for a name
+    already used in it (then the body's own "Background" has begun)."""
+    if found.name == ABSTRACT:
+        return True
+    if found.name not in ABSTRACT_PARTS or found.name in abstract.seen or abstract.chars > _ABSTRACT_MAX_CHARS:
+        return False
+    if found.alias in _NEVER_IN_ABSTRACT:
+        return False  # an abstract has no "Introduction" sub-head: the body has begun
+    if is_heading and deeper:
+        return True
+    if abstract.structured is None:
+        abstract.structured = True  # the first thing after the label is a sub-head: a structured abstract
+    return abstract.structured
+
+
+def _caption(block: Block) -> bool:
+    return block.kind == "caption" or (block.kind == "paragraph" and is_caption(block.text))
+
+
+def _promote_abstract(blocks: list[Block], sections: list[BlockSection]) -> None:
+    """No labelled abstract: the first paper-like paragraph of the front matter (before the first recognised
+    section) is the abstract. Only in documents that do have recognised sections, i.e. look like papers."""
+    if any(s.name == ABSTRACT and s.canonical for s in sections):
+        return
+    first = next((i for i, s in enumerate(sections) if s.canonical), None)
+    if first is None:
+        return
+    for i in range(first):
+        block = blocks[i]
+        if block.kind == "paragraph" and _PROMOTE_MIN <= len(block.text) <= _PROMOTE_MAX and _prose(block.text):
+            sections[i] = BlockSection(ABSTRACT, True)
+            return
+
+
+def _prose(text: str) -> bool:
+    """Running sentences, not an affiliation list or a licence line: several full stops, mostly letters."""
+    letters = sum(ch.isalpha() for ch in text)
+    stops = text.count(". ") + text.count("\u3002")
+    return letters >= 0.6 * len(text) and stops >= 2 and "@" not in text

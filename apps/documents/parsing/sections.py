@@ -1,0 +1,208 @@
+"""Recognising the standard sections of a paper (English and Chinese) and how much each one counts.
+
+A section name is recognised from a heading, from a short block that is nothing but a section name
+(PDFs without an outline), or from a run-in heading at the start of a paragraph ("Methods: We ...").
+Numbering in front of the name ("2.", "2.1", "III.", "一、", "（二）", "第三章") is ignored.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# canonical name -> aliases (already in normalised form: lowercase, single spaces, "&" spelled "and")
+# fmt: off
+_ALIASES: dict[str, tuple[str, ...]] = {
+    "Abstract": ("abstract", "摘要", "内容摘要", "中文摘要", "内容提要", "提要"),
+    "Keywords": ("keywords", "key words", "keyword", "index terms", "关键词", "关键字", "关 键 词"),
+    "Introduction": (
+        "introduction", "background", "backgrounds", "context", "引言", "前言", "绪论", "导言", "背景",
+        "研究背景", "引 言",
+    ),
+    "Objective": ("objective", "objectives", "aim", "aims", "purpose", "aims and objectives", "目的", "研究目的"),
+    "Methods": (
+        "methods", "method", "materials and methods", "material and methods", "methods and materials",
+        "methodology", "experimental", "experimental section", "experimental procedures", "patients and methods",
+        "subjects and methods", "study design", "methods and design", "design and methods", "materials and method",
+        "方法", "材料与方法", "材料和方法", "研究方法", "资料与方法",
+        "对象与方法", "实验方法",
+    ),
+    "Results": ("results", "result", "findings", "结果", "研究结果", "实验结果"),
+    "Results and Discussion": ("results and discussion", "results and discussions", "结果与讨论", "结果与分析"),
+    "Discussion": ("discussion", "discussions", "general discussion", "讨论", "分析与讨论"),
+    "Conclusions": (
+        "conclusion", "conclusions", "concluding remarks", "conclusions and future work", "summary and conclusions",
+        "conclusion and future work", "conclusions and outlook", "结论", "结语", "总结", "结论与展望",
+    ),
+    "Limitations": ("limitations", "limitations of the study", "study limitations", "局限性"),
+    "Abbreviations": ("abbreviations", "list of abbreviations", "缩略语"),
+    "Supplementary material": (
+        "supplementary material", "supplementary materials", "supplementary information", "supporting information",
+        "supplementary data", "additional files", "additional file", "electronic supplementary material",
+        "补充材料", "附加材料",
+    ),
+    "Data availability": (
+        "data availability", "data availability statement", "availability of data and materials",
+        "data accessibility", "数据可用性",
+    ),
+    "Funding": ("funding", "funding information", "financial support", "grant information", "sources of funding",
+                "funding statement", "基金", "基金项目", "资助"),
+    "Author contributions": (
+        "author contributions", "authors contributions", "authors' contributions", "author's contributions",
+        "contributors", "credit authorship contribution statement", "作者贡献", "作者贡献声明",
+    ),
+    "Competing interests": (
+        "competing interests", "competing interest", "conflict of interest", "conflicts of interest",
+        "conflict of interests", "declaration of competing interest", "disclosure", "disclosures",
+        "declaration of interests", "利益冲突", "利益冲突声明",
+    ),
+    "Acknowledgements": (
+        "acknowledgements", "acknowledgments", "acknowledgement", "acknowledgment", "致谢", "鸣谢", "致 谢",
+    ),
+    "References": (
+        "references", "reference", "bibliography", "literature cited", "references and notes", "works cited",
+        "cited literature", "literature", "参考文献", "参 考 文 献", "引用文献",
+    ),
+    "Appendix": ("appendix", "appendices", "附录"),
+}
+# fmt: on
+
+# Retrieval weight per canonical section (design: back matter is kept for citations but never ranked).
+WEIGHTS: dict[str, float] = {
+    "Abstract": 1.5,
+    "Methods": 1.2,
+    "References": 0.0,
+    "Acknowledgements": 0.0,
+    "Appendix": 0.0,
+    "Funding": 0.0,
+    "Competing interests": 0.0,
+    "Author contributions": 0.0,
+}
+DEFAULT_WEIGHT = 1.0
+
+# Sub-heads of a structured abstract: inside an abstract they do not end it.
+ABSTRACT_PARTS = frozenset(
+    {
+        "Introduction",
+        "Objective",
+        "Methods",
+        "Results",
+        "Results and Discussion",
+        "Discussion",
+        "Conclusions",
+        "Limitations",
+    }
+)
+# Run-in names that open a structured abstract when no section has been seen yet (Hindawi's abstracts start
+# "Introduction. Semen analysis is ..." well before the body's "1. Introduction").
+ABSTRACT_OPENERS = frozenset(
+    {"background", "objective", "objectives", "aim", "aims", "purpose", "context", "introduction", "目的", "背景"}
+)
+
+CANONICAL_NAMES = frozenset(_ALIASES)
+_BY_ALIAS = {alias: name for name, aliases in _ALIASES.items() for alias in aliases}
+# "Appendix A", "Appendix 2: Questionnaire", "附录一"
+_APPENDIX_RE = re.compile(r"^(appendix|附录)\s*([a-z]|\d+|[一二三四五六七八九十]+)?\b", re.IGNORECASE)
+_CN_NUM = "一二三四五六七八九十百零〇"
+_NUMBER_PREFIX_RE = re.compile(
+    r"^\s*(?:"
+    r"\d+(?:\.\d+)*\.?\)?\s+"  # 2  2.  2.1  2.1.  2)
+    r"|\d+(?:\.\d+)*\.?(?=[^\W\d_])"  # 2Methods / 2.Methods (no space after the number)
+    r"|[IVXLC]+[.)]\s*"  # III. / IV)
+    r"|[IVXLC]+\s+(?=[A-Z])"  # III RESULTS
+    r"|[A-H][.)]\s+"  # A. / B)
+    rf"|[{_CN_NUM}]+\s*[、.．]\s*"  # 一、
+    rf"|[（(]\s*[{_CN_NUM}\d]+\s*[）)]\s*"  # （二） (3)
+    rf"|第\s*[{_CN_NUM}\d]+\s*[章节部分篇]\s*"  # 第三章
+    r"|§\s*\d+(?:\.\d+)*\s*"
+    r")"
+)
+_TRAIL_RE = re.compile(r"[\s:：.．。\-–—]+$")
+# Run-in heading: the name, then ":"/". "/a dash, or (Chinese) a full-width colon / space / bracket.
+_BRACKETS = "[]【】〔〕"
+_CAPTION_RE = re.compile(
+    r"^\s*(?:(?i:(?:Supplementary\s+|Suppl\.\s+|Extended\s+Data\s+)?(?:Fig\.|Figs\.|Figure|Table|Tab\.|Scheme|Plate))"
+    r"\s*S?\d+[A-Za-z]?(?:\s*[.:|\-\u2013\u2014]|\s+[A-Z(\[\u201c\"]|\s*$)"
+    r"|[图表]\s*\d+(?:[-.－]\d+)?)"
+)
+
+
+@dataclass(frozen=True)
+class SectionMatch:
+    name: str  # canonical name
+    alias: str  # the normalised words that matched
+    end: int  # for a run-in heading, where the body text starts; else len(text)
+
+
+def normalise(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("&", " and ").replace("/", " and ")
+    text = re.sub(r"\s+", " ", text).strip().lower()
+    return _TRAIL_RE.sub("", text)
+
+
+def strip_numbering(text: str) -> str:
+    """ "2.1 Study area" -> "Study area"; "（二）方法" -> "方法". Applied once; "2019 cohort" loses its year,
+    which is why callers only use this to compare against known names."""
+    return _NUMBER_PREFIX_RE.sub("", text, count=1)
+
+
+def canonical_section(text: str) -> SectionMatch | None:
+    """The canonical section when the whole text is a section name (numbering and a trailing colon ignored)."""
+    if len(text) > 80:
+        return None
+    key = normalise(strip_numbering(text))
+    key = key.strip("".join(_BRACKETS)).strip()
+    name = _BY_ALIAS.get(key) or _BY_ALIAS.get(key.replace(" ", ""))
+    if name:
+        return SectionMatch(name, key, len(text))
+    if _APPENDIX_RE.match(key) and len(key) <= 60:
+        return SectionMatch("Appendix", key, len(text))
+    return None
+
+
+def inline_section(text: str) -> SectionMatch | None:
+    """A run-in heading at the start of a paragraph: "Methods: We recruited ...", "Competing interests The
+    authors ...", "摘要：本文 ...". Without a colon or dash the rest must be a sentence of 20+ characters."""
+    body = strip_numbering(text)
+    offset = len(text) - len(body)
+    lead = body.lstrip("".join(_BRACKETS))
+    offset += len(body) - len(lead)
+    low = unicodedata.normalize("NFKC", lead[:60]).replace("\u2019", "'").lower()
+    for alias in _ALIASES_LONGEST_FIRST:
+        if not low.startswith(alias):
+            continue
+        rest = lead[len(alias) :]
+        m = re.match(r"\s*[\]】〕]?\s*(?:[:：]|\.\s|\s[-–—]\s|[-–—]\s)\s*", rest)
+        min_rest = 3  # "Keywords: a, b" is a run-in heading however short the rest
+        if m is None and _is_cjk(alias[-1]):
+            m = re.match(r"\s+", rest)  # "摘要 本文": never without a gap ("方法学" is not "方法")
+            min_rest = 6
+        if m is None:
+            # No punctuation: the body must visibly start a new sentence ("Methods Twenty patients ..."); a
+            # digit is not enough ("Reference 5 shows").
+            m = re.match(r"\s+(?=[A-Z\u201c\"(\[])", rest)
+            min_rest = 20
+        if m is None:
+            continue
+        start = offset + len(alias) + m.end()
+        if len(text) - start >= min_rest:
+            return SectionMatch(_BY_ALIAS[alias], alias, start)
+    return None
+
+
+_ALIASES_LONGEST_FIRST = sorted(_BY_ALIAS, key=len, reverse=True)
+
+
+def section_weight(name: str) -> float:
+    return WEIGHTS.get(name, DEFAULT_WEIGHT)
+
+
+def is_caption(text: str) -> bool:
+    """ "Figure 1. ...", "Fig. 2 ...", "Table 3 Baseline ...", "图1 ...", "表 2-1 ..." at the start of a block.
+    "Table 1 shows ..." (lower case after the number) is body text that mentions a table, not a caption."""
+    return bool(_CAPTION_RE.match(text))
+
+
+def _is_cjk(ch: str) -> bool:
+    return "\u3400" <= ch <= "\u9fff"
