@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 from celery import Celery
 
 from portal.env import load_settings_or_exit
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
-# Celery reads settings while parsing its command line; a bad one must stop it with one line, not a traceback.
-load_settings_or_exit()
+
+
+def _started_as_celery_program() -> bool:
+    main_spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    return Path(sys.argv[0]).name == "celery" or getattr(main_spec, "name", "") == "celery.__main__"
+
+
+if _started_as_celery_program():
+    # Celery reads settings while parsing its command line: a bad one must stop it with one line, not a
+    # traceback. (Other importers, such as the launcher, must not load settings before they set the environment.)
+    load_settings_or_exit()
 
 app = Celery("portal")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -97,3 +97,34 @@ def test_s3_storage_is_selected_by_environment():
         },
     )
     assert result.stdout.strip() == "storages.backends.s3.S3Storage", result.stderr
+
+
+def test_a_worker_with_a_bad_setting_stops_with_one_line():
+    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
+    result = subprocess.run(
+        [sys.executable, "-m", "celery", "-A", "portal", "worker"],
+        cwd=ROOT,
+        env=keep | PRODUCTION | {"SECRET_KEY": ""},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert result.stderr.strip().splitlines() == [
+        "configuration error: SECRET_KEY: is required: set SECRET_KEY or SECRET_KEY_FILE"
+    ]
+
+
+def test_the_launcher_imports_without_settings_it_sets_itself():
+    # CI gives DATABASE_URL but no SECRET_KEY: the test command supplies one to its children.
+    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
+    result = subprocess.run(
+        [sys.executable, "-m", "portal.launcher", "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=keep | {"DATABASE_URL": PRODUCTION["DATABASE_URL"]},
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "test" in result.stdout
