@@ -1,4 +1,4 @@
-"""Conversations: a person's questions and the portal's answers within one collection."""
+"""Conversations, and the reference lists of documents with their in-text citations and library links."""
 
 from __future__ import annotations
 
@@ -18,3 +18,61 @@ class Conversation(models.Model):
 
     def __str__(self) -> str:
         return self.title or f"Conversation {self.pk}"
+
+
+class MatchMethod(models.TextChoices):
+    NONE = "", "Not in the library"
+    DOI = "doi", "Same DOI"
+    TITLE = "title", "Title found in the entry"
+    AUTHOR_YEAR = "author-year", "First author and year"
+    FUZZY_TITLE = "fuzzy-title", "Nearly the same title"
+
+
+class Reference(models.Model):
+    """One entry of a document's reference list, and the document of the same collection it is, if any."""
+
+    document = models.ForeignKey("documents.Document", on_delete=models.CASCADE, related_name="references")
+    index = models.PositiveIntegerField()  # 0-based position in the list
+    number = models.PositiveIntegerField(null=True, blank=True)  # printed label; None in author-year lists
+    text = models.TextField()
+    doi = models.CharField(max_length=200, blank=True, db_index=True)
+    year = models.PositiveSmallIntegerField(null=True, blank=True)
+    first_author = models.CharField(max_length=200, blank=True)
+    authors = models.JSONField(default=list, blank=True)
+    title = models.TextField(blank=True)
+    venue = models.CharField(max_length=500, blank=True)
+    chunk_indices = models.JSONField(default=list, blank=True)
+    page = models.PositiveIntegerField(null=True, blank=True)
+    # Kept up to date by the relink task whenever the collection's documents change.
+    matched_document = models.ForeignKey(
+        "documents.Document", on_delete=models.SET_NULL, null=True, blank=True, related_name="cited_by"
+    )
+    match_method = models.CharField(max_length=12, choices=MatchMethod.choices, blank=True)
+
+    class Meta:
+        ordering = ["document_id", "index"]
+        constraints = [models.UniqueConstraint(fields=["document", "index"], name="one_reference_per_index")]
+
+    def __str__(self) -> str:
+        label = f"[{self.number}]" if self.number is not None else f"#{self.index + 1}"
+        return f"{label} {self.text[:80]}"
+
+    @property
+    def label(self) -> str:
+        return f"Ref {self.number}" if self.number is not None else f"Ref {self.index + 1}"
+
+
+class ChunkCitation(models.Model):
+    """An in-text citation: a character span of a chunk's text that cites a reference entry."""
+
+    chunk = models.ForeignKey("documents.Chunk", on_delete=models.CASCADE, related_name="citations")
+    reference = models.ForeignKey(Reference, on_delete=models.CASCADE, related_name="mentions")
+    start = models.PositiveIntegerField()
+    end = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["chunk_id", "start"]
+        indexes = [models.Index(fields=["chunk", "reference"])]
+
+    def __str__(self) -> str:
+        return f"{self.chunk_id}[{self.start}:{self.end}] -> {self.reference_id}"

@@ -43,6 +43,8 @@ MIN_CHUNK_SHARE = 0.99  # ... and at least 99% of all PDF chunks must match
 def _tokens(text: str) -> list[str]:
     text = unicodedata.normalize("NFKC", fix_ligatures(text)).lower()
     text = re.sub(r"[-\u00ad\u2010]\s+", "", text)  # words hyphenated at a line end
+    # The parser brackets superscript citations ("word12" -> "word[12]"); the page's own text has no brackets.
+    text = text.replace("[", "").replace("]", "")
     return re.findall(r"\w+", text)
 
 

@@ -12,6 +12,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.citations.services.chains import reference_item
 from apps.documents.access import get_collection_for_user, get_document_for_user, readable_collections
 from apps.documents.api.serializers import (
     ChunkPreviewSerializer,
@@ -143,3 +144,17 @@ def document_preview(request: Request, document_id: int) -> Response:
         for item in ChunkPreviewSerializer(chunks.order_by("chunk_index"), many=True).data
     ]
     return Response({"document_id": document.pk, "total_chunks": total, "target_index": target, "chunks": items})
+
+
+@extend_schema(responses={200: dict})
+@api_view(["GET"])
+def document_references(request: Request, document_id: int) -> Response:
+    """The document's reference list, each entry with its library link and how often the text cites it."""
+    document, _rights = get_document_for_user(request.user, document_id)
+    references = (
+        document.references.select_related("matched_document", "document")
+        .annotate(mention_count=Count("mentions"))
+        .order_by("index")
+    )
+    items = [reference_item(r) | {"mentions": r.mention_count, "chunk_indices": r.chunk_indices} for r in references]
+    return Response({"document_id": document.pk, "count": len(items), "references": items})

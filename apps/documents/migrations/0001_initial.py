@@ -9,7 +9,6 @@ import apps.documents.models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -20,106 +19,184 @@ class Migration(migrations.Migration):
         # pgvector first: the vector columns of later migrations need it, and a server without it fails here.
         VectorExtension(),
         migrations.CreateModel(
-            name='Collection',
+            name="Collection",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('slug', models.SlugField(max_length=100, unique=True)),
-                ('description', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=200)),
+                ("slug", models.SlugField(max_length=100, unique=True)),
+                ("description", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Document',
+            name="Document",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('title', models.CharField(blank=True, max_length=500)),
-                ('original_name', models.CharField(max_length=255)),
-                ('file', models.FileField(max_length=500, upload_to=apps.documents.models._upload_path)),
-                ('doc_type', models.CharField(blank=True, max_length=10)),
-                ('size', models.BigIntegerField(default=0)),
-                ('sha256', models.CharField(db_index=True, max_length=64)),
-                ('status', models.CharField(choices=[('pending', 'Waiting'), ('processing', 'Processing'), ('ready', 'Ready'), ('failed', 'Failed')], default='pending', max_length=12)),
-                ('error', models.TextField(blank=True)),
-                ('page_count', models.PositiveIntegerField(blank=True, null=True)),
-                ('chunk_count', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('collection', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='documents', to='documents.collection')),
-                ('uploaded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("title", models.CharField(blank=True, max_length=500)),
+                ("original_name", models.CharField(max_length=255)),
+                ("file", models.FileField(max_length=500, upload_to=apps.documents.models._upload_path)),
+                ("doc_type", models.CharField(blank=True, max_length=10)),
+                ("size", models.BigIntegerField(default=0)),
+                ("sha256", models.CharField(db_index=True, max_length=64)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting"),
+                            ("processing", "Processing"),
+                            ("ready", "Ready"),
+                            ("failed", "Failed"),
+                        ],
+                        default="pending",
+                        max_length=12,
+                    ),
+                ),
+                ("error", models.TextField(blank=True)),
+                ("page_count", models.PositiveIntegerField(blank=True, null=True)),
+                ("chunk_count", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "collection",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="documents", to="documents.collection"
+                    ),
+                ),
+                (
+                    "uploaded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Chunk',
+            name="Chunk",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('chunk_index', models.PositiveIntegerField()),
-                ('text', models.TextField()),
-                ('section', models.CharField(blank=True, max_length=300)),
-                ('heading_path', models.JSONField(blank=True, default=list)),
-                ('chunk_type', models.CharField(default='text', max_length=10)),
-                ('weight', models.FloatField(default=1.0)),
-                ('page', models.PositiveIntegerField(blank=True, null=True)),
-                ('page_end', models.PositiveIntegerField(blank=True, null=True)),
-                ('para_start', models.PositiveIntegerField(blank=True, null=True)),
-                ('para_end', models.PositiveIntegerField(blank=True, null=True)),
-                ('line_start', models.PositiveIntegerField(blank=True, null=True)),
-                ('line_end', models.PositiveIntegerField(blank=True, null=True)),
-                ('locator', models.JSONField(blank=True, default=dict)),
-                ('locator_precision', models.CharField(choices=[('bbox', 'Page and rectangles'), ('paragraph', 'Paragraphs'), ('file', 'Whole file')], default='file', max_length=10)),
-                ('locator_degraded', models.BooleanField(default=False)),
-                ('document', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chunks', to='documents.document')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("chunk_index", models.PositiveIntegerField()),
+                ("text", models.TextField()),
+                ("section", models.CharField(blank=True, max_length=300)),
+                ("heading_path", models.JSONField(blank=True, default=list)),
+                ("chunk_type", models.CharField(default="text", max_length=10)),
+                ("weight", models.FloatField(default=1.0)),
+                ("page", models.PositiveIntegerField(blank=True, null=True)),
+                ("page_end", models.PositiveIntegerField(blank=True, null=True)),
+                ("para_start", models.PositiveIntegerField(blank=True, null=True)),
+                ("para_end", models.PositiveIntegerField(blank=True, null=True)),
+                ("line_start", models.PositiveIntegerField(blank=True, null=True)),
+                ("line_end", models.PositiveIntegerField(blank=True, null=True)),
+                ("locator", models.JSONField(blank=True, default=dict)),
+                (
+                    "locator_precision",
+                    models.CharField(
+                        choices=[("bbox", "Page and rectangles"), ("paragraph", "Paragraphs"), ("file", "Whole file")],
+                        default="file",
+                        max_length=10,
+                    ),
+                ),
+                ("locator_degraded", models.BooleanField(default=False)),
+                (
+                    "document",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="chunks", to="documents.document"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['document_id', 'chunk_index'],
+                "ordering": ["document_id", "chunk_index"],
             },
         ),
         migrations.CreateModel(
-            name='IngestJob',
+            name="IngestJob",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('stage', models.CharField(choices=[('queued', 'Queued'), ('parse', 'Reading the file'), ('chunk', 'Splitting into passages'), ('index', 'Indexing'), ('done', 'Done'), ('failed', 'Failed')], default='queued', max_length=10)),
-                ('done', models.PositiveIntegerField(default=0)),
-                ('total', models.PositiveIntegerField(default=0)),
-                ('error', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('document', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='jobs', to='documents.document')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "stage",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("parse", "Reading the file"),
+                            ("chunk", "Splitting into passages"),
+                            ("index", "Indexing"),
+                            ("done", "Done"),
+                            ("failed", "Failed"),
+                        ],
+                        default="queued",
+                        max_length=10,
+                    ),
+                ),
+                ("done", models.PositiveIntegerField(default=0)),
+                ("total", models.PositiveIntegerField(default=0)),
+                ("error", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "document",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="jobs", to="documents.document"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('viewer', 'Viewer'), ('editor', 'Editor'), ('manager', 'Manager')], default='viewer', max_length=10)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('collection', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='documents.collection')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("viewer", "Viewer"), ("editor", "Editor"), ("manager", "Manager")],
+                        default="viewer",
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "collection",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to="documents.collection",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['collection__name', 'user__username'],
+                "ordering": ["collection__name", "user__username"],
             },
         ),
         migrations.AddConstraint(
-            model_name='document',
-            constraint=models.UniqueConstraint(fields=('collection', 'sha256'), name='one_copy_per_collection'),
+            model_name="document",
+            constraint=models.UniqueConstraint(fields=("collection", "sha256"), name="one_copy_per_collection"),
         ),
         migrations.AddConstraint(
-            model_name='chunk',
-            constraint=models.UniqueConstraint(fields=('document', 'chunk_index'), name='one_chunk_per_index'),
+            model_name="chunk",
+            constraint=models.UniqueConstraint(fields=("document", "chunk_index"), name="one_chunk_per_index"),
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.UniqueConstraint(fields=('user', 'collection'), name='one_membership_per_user'),
+            model_name="membership",
+            constraint=models.UniqueConstraint(fields=("user", "collection"), name="one_membership_per_user"),
         ),
     ]

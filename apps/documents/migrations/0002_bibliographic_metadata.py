@@ -4,35 +4,34 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('documents', '0001_initial'),
+        ("documents", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='document',
-            name='authors',
+            model_name="document",
+            name="authors",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='document',
-            name='doi',
+            model_name="document",
+            name="doi",
             field=models.CharField(blank=True, db_index=True, max_length=200),
         ),
         migrations.AddField(
-            model_name='document',
-            name='journal',
+            model_name="document",
+            name="journal",
             field=models.CharField(blank=True, max_length=300),
         ),
         migrations.AddField(
-            model_name='document',
-            name='year',
+            model_name="document",
+            name="year",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='document',
-            name='zotero_key',
-            field=models.CharField(blank=True, help_text='Zotero item key, for zotero:// links', max_length=16),
+            model_name="document",
+            name="zotero_key",
+            field=models.CharField(blank=True, help_text="Zotero item key, for zotero:// links", max_length=16),
         ),
     ]

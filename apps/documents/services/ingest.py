@@ -13,6 +13,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from apps.citations.services.linking import relink_enqueue
+from apps.citations.services.references import extract_references, store_references
 from apps.documents.models import Chunk, Document, DocumentStatus, IngestJob, JobStage
 from apps.documents.parsing import ChunkDraft, ParseError, chunk_document, parse_document
 
@@ -113,13 +115,14 @@ def document_ingest(*, job_id: int) -> None:
         with document.file.open("rb") as fh:  # through the storage API: local folder or S3 alike
             data = fh.read()
         parsed = parse_document(data, document.original_name)
-        del data
         _progress(job, JobStage.CHUNK, 1, 1)
         drafts = chunk_document(parsed)
         if not drafts:
             raise ParseError(
                 "No text could be read from this file. If it is a scan, it needs OCR before it can be searched."
             )
+        entries, mentions = extract_references(parsed, drafts, data)
+        del data  # the largest object of a job: not kept through embedding
         rows = [_chunk_row(document, d, parsed.page_sizes) for d in drafts]
         model_id = _embed(job, rows)
         _progress(job, JobStage.INDEX, 0, len(rows))
@@ -130,6 +133,7 @@ def document_ingest(*, job_id: int) -> None:
             for start in range(0, len(rows), _BATCH):
                 Chunk.objects.bulk_create(rows[start : start + _BATCH])
                 _progress(job, JobStage.INDEX, min(start + _BATCH, len(rows)), len(rows))
+            store_references(document, rows, entries, mentions)
             Document.objects.filter(pk=document.pk).update(
                 status=DocumentStatus.READY,
                 error="",
@@ -142,6 +146,8 @@ def document_ingest(*, job_id: int) -> None:
             IngestJob.objects.filter(pk=job.pk).update(
                 stage=JobStage.DONE, done=len(rows), total=len(rows), finished_at=timezone.now()
             )
+            # A paper added today may be what yesterday's references cite, and the other way round.
+            relink_enqueue(document.collection_id)
     except ParseError as exc:
         _fail(job, document, str(exc))
     except SoftTimeLimitExceeded:

@@ -17,6 +17,7 @@ from apps.documents.services.ingest import ingest_enqueue
 @login_required
 def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
     document, rights = get_document_for_user(request.user, document_id)
+    references = list(document.references.select_related("matched_document").order_by("index"))
     return render(
         request,
         "documents/document_detail.html",
@@ -25,6 +26,8 @@ def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
             "collection": document.collection,
             "rights": rights,
             "chunks": document.chunks.order_by("chunk_index")[:500],
+            "references": references,
+            "linked_count": sum(1 for r in references if r.matched_document_id),
             "job": document.latest_job(),
         },
     )

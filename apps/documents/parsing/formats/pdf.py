@@ -9,6 +9,7 @@ import pymupdf
 from ..blocks import Block, ParsedDocument, Rect
 from ..errors import ParseError
 from ..textutil import clean_inline, normalise_for_match
+from . import pdf_layout as layout  # superscript citations: body_size, footnote_labels, line_text
 from .pdf_headings import style_headings
 from .pdf_layout import RawBlock, RawLine, drop_running_lines, reading_order, split_side_by_side
 
@@ -17,6 +18,7 @@ _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 _CAPTION_RE = re.compile(r"^(Fig\.|Figure|Table|Scheme|Supplementary (Figure|Table))\s*S?\d+\b")
 _MIN_OUTLINE_HEADINGS = 3  # fewer outline entries found in the text than this: the outline is not used
 _MIN_TEXT_CHARS = 10  # fewer visible characters than this on a page with images => scanned page
+_FRONT_MATTER = 0.4  # top share of page 1 where superscripts mark authors and affiliations
 _JUNK_TITLE_RE = re.compile(r"(\.(dvi|pdf|docx?|tex|indd|qxd)$)|(\d+\.\.\d+$)|^untitled$", re.IGNORECASE)
 
 
@@ -83,13 +85,15 @@ def _parse_open(doc: pymupdf.Document) -> ParsedDocument:
 
 def _page_blocks(page: pymupdf.Page) -> list[RawBlock]:
     out = []
-    for b in page.get_text("dict", flags=_TEXT_FLAGS)["blocks"]:
-        if b.get("type") != 0:
-            continue
+    blocks = [b for b in page.get_text("dict", flags=_TEXT_FLAGS)["blocks"] if b.get("type") == 0]
+    labels = frozenset(layout.footnote_labels([ln for b in blocks for ln in b["lines"]]))
+    for b in blocks:
         current: list[RawLine] = []
         style = None
+        size = layout.body_size([span for ln in b["lines"] for span in ln["spans"]])
         for ln in b["lines"]:
-            text = "".join(span["text"] for span in ln["spans"])
+            front = page.number == 0 and ln["bbox"][3] <= _FRONT_MATTER * page.rect.height
+            text = layout.line_text(ln["spans"], size, front, labels)  # superscript citations as "[12]"
             if not text.strip():
                 continue
             line_style = _line_style(ln["spans"])

@@ -159,3 +159,92 @@ def reading_order(blocks: list[RawBlock], width: float) -> list[RawBlock]:
         if i < len(spanning):
             ordered.append(spanning[i])
     return ordered
+
+
+# --- superscript citations -----------------------------------------------------------------------
+# Nature-style papers print citations as superscript numbers glued to the word ("graphene¹²"); the
+# text layer flattens them into "graphene12", which neither a reader nor the citation finder can
+# tell from a word. Spans set clearly smaller than the line's body type and clearly raised above its
+# baseline are rewritten as "[12]" so the numeric bracket rules apply downstream.
+SUP_MAX_SIZE = 0.8  # superscript type is at most this share of the body size ...
+SUP_MIN_RAISE = 0.12  # ... and its baseline sits at least this share of the body size higher
+_SUP_CITE_RE = re.compile(r"^\d{1,3}(?:\s*[,\u2013\u2014-]\s*\d{1,3})*$")
+_SUP_JOINER_RE = re.compile(r"^\s*[,\u2013\u2014-]\s*$")  # "," or "–" between two superscripts
+# A single letter ("R²", "x²") or a number ("10¹²", ">10³") right before the superscript: an exponent.
+_EXPONENT_BASE_RE = re.compile(r"(?:^|\s)[^\w\s]*(?:[^\W\d_]|[\d.,\u00d7]*\d)$")
+# Units take exponents ("cm²", "m³", "s⁻¹"); a bare unit right before a superscript is not cited.
+_UNIT_RE = re.compile(r"(?:^|[\s(/\u00b7])(?:[kmcµμnpd]?m|[kmµμn]?[gslL]|ft|in|mol|Hz)$")
+
+
+def body_size(spans: list[dict]) -> float:
+    """The type size carrying most characters among the spans (a block's or a line's body text)."""
+    weight: dict[float, int] = {}
+    for span in spans:
+        n = len(span["text"].strip())
+        if n:
+            key = round(span["size"], 1)
+            weight[key] = weight.get(key, 0) + n
+    return max(weight, key=weight.get) if weight else 0.0
+
+
+def _is_superscript(span: dict, size: float, baseline: float) -> bool:
+    return span["size"] <= SUP_MAX_SIZE * size and baseline - span["origin"][1] >= SUP_MIN_RAISE * size
+
+
+def footnote_labels(lines: list[dict]) -> set[str]:
+    """Numbers set small at the start of a line ("¹ Arrays are ...", "³Department of ..."): footnote and
+    affiliation labels. The same number as a superscript elsewhere on the page is their mark, not a citation."""
+    out = set()
+    for ln in lines:
+        spans = [s for s in ln["spans"] if s["text"].strip()]
+        small = len(spans) >= 2 and spans[0]["size"] <= SUP_MAX_SIZE * max(s["size"] for s in spans[1:])
+        if small and spans[0]["text"].strip().isdigit():
+            out.add(spans[0]["text"].strip())
+    return out
+
+
+def line_text(spans: list[dict], size: float, front_matter: bool = False, labels: frozenset = frozenset()) -> str:
+    """The line's text with superscript citation numbers bracketed ("word12" -> "word[12]").
+
+    `size` is the body size of the surrounding block; `front_matter` marks lines near the top of page 1,
+    where several superscripts in one line are author/affiliation marks; `labels` are footnote_labels()."""
+    plain = "".join(span["text"] for span in spans)
+    body = [s for s in spans if abs(s["size"] - size) <= 0.15 * size and s["text"].strip()]
+    if not body or not size:
+        return plain
+    baseline = max(s["origin"][1] for s in body)
+    sup = [bool(s["text"].strip()) and _is_superscript(s, size, baseline) for s in spans]
+    for i in range(1, len(spans) - 1):  # a body-size comma or dash between two superscripts joins them
+        if not sup[i] and sup[i - 1] and sup[i + 1] and _SUP_JOINER_RE.match(spans[i]["text"]):
+            sup[i] = True
+    clusters: list[tuple[int, int]] = []  # [start, end) span ranges of consecutive superscripts
+    for i, flag in enumerate(sup):
+        if flag and clusters and clusters[-1][1] == i:
+            clusters[-1] = (clusters[-1][0], i + 1)
+        elif flag:
+            clusters.append((i, i + 1))
+    if not clusters or (front_matter and len(clusters) >= 2):
+        return plain  # several marks in one line at the top of page 1: an author or affiliation line
+    out: list[str] = []
+    pos = 0
+    for start, end in clusters:
+        before = "".join(s["text"] for s in spans[:start])
+        mark = "".join(s["text"] for s in spans[start:end])
+        core = mark.strip().rstrip(",")
+        after = "".join(s["text"] for s in spans[end:])
+        if core in labels or after[:1].isalnum() or not _cites(before, core):
+            continue
+        out.append("".join(s["text"] for s in spans[pos:start]))
+        lead = mark[: len(mark) - len(mark.lstrip())]
+        out.append(f"{lead}[{core}]{mark.strip()[len(core) :]}{mark[len(mark.rstrip()) :]}")
+        pos = end
+    out.append("".join(s["text"] for s in spans[pos:]))
+    return "".join(out)
+
+
+def _cites(before: str, core: str) -> bool:
+    """Whether a superscript reads as a citation: numbers only, after some text, not an exponent."""
+    if not _SUP_CITE_RE.match(core) or not before.strip():
+        return False
+    tail = before.rstrip()
+    return not (_EXPONENT_BASE_RE.search(tail) or _UNIT_RE.search(tail))

@@ -1,0 +1,149 @@
+"""Find a document's reference list, split it into entries and parse each entry (design.md, issue 4).
+
+Detection, most trusted first:
+1. a References/Bibliography/参考文献 heading (the chunker's canonical "References" section) followed by a
+   numbered chain (1, 2, 3, ...) or by author-year entries;
+2. no heading: a chain of numbered entries towards the end of the text whose entries mostly look like references
+   (a year, "et al.", a journal), so figure axes, table rows or numbered steps are not taken;
+3. a chain that resumes once further on (Nature's main-text and Methods reference lists).
+The list stops at Acknowledgements, copyright lines, captions and headings. When in doubt no entry is returned:
+a wrong entry would later produce a wrong citation link.
+"""
+
+from __future__ import annotations
+
+import re
+
+from apps.documents.parsing import ChunkDraft, ParsedDocument
+from apps.documents.parsing.textutil import join_lines, normalise_for_match
+
+from .entries_fields import parse_entry
+from .entries_lines import RefLine, document_lines
+from .entries_split import (
+    LINK_TAIL_RE,
+    YEAR_RE,
+    RawEntry,
+    anchor,
+    author_year_entries,
+    looks_like_reference,
+    numbered_entries,
+    split_midline,
+    strip_anchor,
+)
+from .types import ReferenceEntry
+
+_MIN_ENTRIES = 2
+_LEVEL2_MIN_ENTRIES = 3
+_YEAR_SLOT_RE = re.compile(r"\(\d{4}[a-z]?\)|[.;]\s\d{4}[a-z]?;")
+_DOI_RE = re.compile(r"\b10\.\d{4,9}/\S+")
+_PROBE = 40  # normalised characters of an entry looked up in chunk text
+
+
+def find_reference_entries(
+    parsed: ParsedDocument, drafts: list[ChunkDraft], data: bytes | None = None
+) -> list[ReferenceEntry]:
+    """The document's reference entries in list order. `data` (the original PDF bytes) lets entries be split on
+    the printed lines; without it the parser's block text is used, which is coarser for PDFs."""
+    lines = split_midline(document_lines(parsed, data))
+    raw = _detect(lines)
+    entries = []
+    for raw_entry in raw:
+        text = _entry_text(raw_entry)
+        if not text:
+            continue
+        fields = parse_entry(text)
+        entries.append(
+            ReferenceEntry(
+                index=len(entries),
+                number=raw_entry.number,
+                text=text,
+                doi=fields["doi"],
+                year=fields["year"],
+                first_author=fields["first_author"],
+                authors=fields["authors"],
+                title=fields["title"],
+                venue=fields["venue"],
+                page=raw_entry.lines[0].page,
+            )
+        )
+    _locate(entries, drafts)
+    return entries
+
+
+def _detect(lines: list[RefLine]) -> list[RawEntry]:
+    for start in _heading_starts(lines):  # level 1
+        numbered = numbered_entries(lines, start)
+        if len(numbered) >= _MIN_ENTRIES and _share(numbered, looks_like_reference) >= 0.5:
+            return numbered
+        if numbered:
+            continue  # a numbered start that does not read like references: not an author-year list either
+        author_year = author_year_entries(lines, start)
+        if len(author_year) >= _MIN_ENTRIES and _share(author_year, _author_year_like) >= 0.7:
+            return [e for e in author_year if _author_year_like(_entry_text(e))]
+    return _headless(lines)  # levels 2 and 3
+
+
+def _heading_starts(lines: list[RefLine]) -> list[int]:
+    """Index of the first line after each References heading block."""
+    out = []
+    for i, line in enumerate(lines):
+        if line.ref_heading and (i + 1 >= len(lines) or lines[i + 1].block != line.block):
+            out.append(i + 1)
+    return out
+
+
+def _headless(lines: list[RefLine]) -> list[RawEntry]:
+    """The longest reference-like numbered chain that reaches into the last part of the document."""
+    best: list[RawEntry] = []
+    n = len(lines)
+    position = {id(line): i for i, line in enumerate(lines)}
+    for i, line in enumerate(lines):
+        if anchor(line) != 1:
+            continue
+        chain = numbered_entries(lines, i, first_within=1)
+        if len(chain) < _LEVEL2_MIN_ENTRIES or _share(chain, looks_like_reference) < 0.6:
+            continue
+        if position[id(chain[-1].lines[-1])] >= 0.6 * n and len(chain) >= len(best):
+            best = chain
+    return best
+
+
+def _share(entries: list[RawEntry], test) -> float:
+    return sum(1 for e in entries if test(_entry_text(e))) / len(entries) if entries else 0.0
+
+
+def _author_year_like(text: str) -> bool:
+    """One author-year entry: a capital start and a year, and not two entries run together (two "(2003)" or
+    "; 2003;" years are what a missed split looks like)."""
+    merged = len(_YEAR_SLOT_RE.findall(_DOI_RE.sub(" ", text))) >= 2  # DOIs may hold "(2005)"
+    return len(text) >= 20 and bool(YEAR_RE.search(text)) and text[:1].isupper() and not merged
+
+
+def _entry_text(entry: RawEntry) -> str:
+    parts = [ln.text for ln in entry.lines]
+    if entry.number is not None and parts:
+        parts[0] = strip_anchor(parts[0])
+    text = join_lines(parts)
+    return LINK_TAIL_RE.sub("", text).strip()
+
+
+def _locate(entries: list[ReferenceEntry], drafts: list[ChunkDraft]) -> None:
+    """chunk_indices: the chunks whose text holds the entry's start, end or middle (an entry can straddle two
+    chunks). Reference-section chunks are searched first; other chunks only when those do not hold it (a list
+    the section map did not see as References)."""
+    keys = [(d.chunk_index, normalise_for_match(d.text), d.section == "References") for d in drafts]
+    for entry in entries:
+        norm = normalise_for_match(entry.text)
+        if not norm:
+            continue
+        probes = {norm} if len(norm) <= _PROBE else {norm[:_PROBE], norm[-_PROBE:]}
+        if len(norm) > 3 * _PROBE:
+            mid = len(norm) // 2
+            probes.add(norm[mid - _PROBE // 2 : mid + _PROBE // 2])
+        for refs_only in (True, False):
+            found = sorted(
+                {idx for idx, text, is_ref in keys if (is_ref or not refs_only) for p in probes if p in text}
+            )
+            if found:
+                entry.chunk_indices = found
+                break

@@ -1,0 +1,154 @@
+"""Visual lines for reference-list detection.
+
+Parser blocks are joined paragraphs: a block may hold the tail of one reference and the head of the next, and
+in BMC/MDPI layouts the labels ("1. 2. 3.") sit in a block of their own beside the text. Splitting entries
+needs the printed lines, so for PDFs the lines are re-read with PyMuPDF and attached to the parser block that
+holds them (which keeps the parser's reading order and its running-head removal). Without the PDF bytes, or
+for other formats, a block's text lines stand in for visual lines (no geometry, no type size).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from apps.documents.parsing import ParsedDocument
+from apps.documents.parsing.section_map import map_sections
+from apps.documents.parsing.textutil import clean_inline
+
+REFERENCES = "References"
+_LABEL_ONLY_RE = re.compile(r"^\s*(\[\d{1,4}\]|\d{1,4}\.?)\s*$")
+
+
+@dataclass
+class RefLine:
+    text: str
+    page: int | None = None
+    bbox: tuple[float, float, float, float] | None = None
+    size: float = 0.0  # dominant type size; 0 when unknown
+    block: int = -1  # index of the parser block holding the line
+    heading: bool = False  # the block is a heading, or nothing but a section name
+    in_references: bool = False  # the block lies in the canonical "References" section
+    ref_heading: bool = False  # the block is a References/Bibliography heading
+
+
+def document_lines(parsed: ParsedDocument, data: bytes | None = None) -> list[RefLine]:
+    info = map_sections(parsed.blocks)
+    flags = []
+    for block, section in zip(parsed.blocks, info, strict=True):
+        heading = block.kind == "heading" or section.marker
+        in_refs = section.canonical and section.name == REFERENCES
+        flags.append((heading, in_refs, heading and in_refs))
+    lines = _pdf_lines(parsed, data, flags) if parsed.doc_type == "pdf" and data else []
+    if not lines:
+        lines = _block_lines(parsed, flags)
+    own_doi = (parsed.metadata.get("doi") or "").lower()
+    for line in lines:
+        # The article's own DOI ("doi:10.1186/… Cite this article as") is a footer under the list, never part
+        # of an entry: marked like a heading, so it ends the list.
+        if own_doi and own_doi in line.text.lower():
+            line.heading = True
+    return lines
+
+
+def _block_lines(parsed: ParsedDocument, flags: list[tuple[bool, bool, bool]]) -> list[RefLine]:
+    out = []
+    for i, block in enumerate(parsed.blocks):
+        for raw in block.text.split("\n"):
+            text = clean_inline(raw)
+            if text:
+                out.append(
+                    RefLine(
+                        text,
+                        page=block.page,
+                        block=i,
+                        heading=flags[i][0],
+                        in_references=flags[i][1],
+                        ref_heading=flags[i][2],
+                    )
+                )
+    return out
+
+
+def _pdf_lines(parsed: ParsedDocument, data: bytes, flags: list[tuple[bool, bool, bool]]) -> list[RefLine]:
+    import pymupdf  # imported here so non-PDF callers do not pay for it
+
+    by_page: dict[int, list[tuple[int, object]]] = {}
+    for i, block in enumerate(parsed.blocks):
+        for rect in block.rects:
+            by_page.setdefault(rect.page, []).append((i, rect))
+    per_block: dict[int, list[RefLine]] = {}
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except Exception:  # a damaged file was already reported by the parser; fall back to block text
+        return []
+    try:
+        for pno in sorted(by_page):
+            if pno > doc.page_count:
+                continue
+            page_lines = []
+            for b in doc[pno - 1].get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)["blocks"]:
+                for ln in b.get("lines", []):
+                    text = clean_inline("".join(s["text"] for s in ln["spans"]))
+                    if text:
+                        page_lines.append(RefLine(text, page=pno, bbox=tuple(ln["bbox"]), size=_size(ln["spans"])))
+            for line in _merge_labels(page_lines):
+                idx = _owner(line, by_page[pno])
+                if idx is not None:
+                    heading, in_refs, ref_heading = flags[idx]
+                    line.block, line.heading, line.in_references, line.ref_heading = idx, heading, in_refs, ref_heading
+                    per_block.setdefault(idx, []).append(line)
+    finally:
+        doc.close()
+    return [line for idx in sorted(per_block) for line in per_block[idx]]
+
+
+def _size(spans: list[dict]) -> float:
+    weight: dict[float, int] = {}
+    for span in spans:
+        n = len(span["text"].strip())
+        if n:
+            key = round(span["size"], 1)
+            weight[key] = weight.get(key, 0) + n
+    return max(weight, key=weight.get) if weight else 0.0
+
+
+def _owner(line: RefLine, rects: list[tuple[int, object]]) -> int | None:
+    x0, y0, x1, y1 = line.bbox
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    for idx, r in rects:
+        if r.x0 - 1 <= cx <= r.x1 + 1 and r.y0 - 1 <= cy <= r.y1 + 1:
+            return idx
+    # A merged label line is wider than the text block's boxes: its text part decides.
+    for idx, r in rects:
+        if r.x0 - 1 <= x1 - 2 <= r.x1 + 1 and r.y0 - 1 <= cy <= r.y1 + 1:
+            return idx
+    return None
+
+
+def _merge_labels(lines: list[RefLine]) -> list[RefLine]:
+    """A label printed in a column of its own ("12." left of the entry) is glued to the text line on its
+    baseline, so each entry's first line starts with its number. Bare numbers get a dot, so they read as labels."""
+    labels = [ln for ln in lines if _LABEL_ONLY_RE.match(ln.text)]
+    if not labels:
+        return lines
+    used: set[int] = set()
+    for label in labels:
+        lx0, ly0, lx1, ly1 = label.bbox
+        height = max(ly1 - ly0, 1.0)
+        best, best_dx = None, 60.0  # labels sit at most a few ems left of their text
+        for ln in lines:
+            if ln is label or id(ln) in used or _LABEL_ONLY_RE.match(ln.text):
+                continue
+            x0, y0, _x1, y1 = ln.bbox
+            dx = x0 - lx1
+            if -2 <= dx < best_dx and abs((y0 + y1) / 2 - (ly0 + ly1) / 2) < 0.5 * height:
+                best, best_dx = ln, dx
+        if best is not None:
+            text = label.text.strip()
+            text = text if text.endswith((".", "]")) else text + "."
+            best.text = f"{text} {best.text}"
+            best.bbox = (min(lx0, best.bbox[0]), min(ly0, best.bbox[1]), best.bbox[2], max(ly1, best.bbox[3]))
+            used.add(id(best))
+            used.add(id(label))
+    return [ln for ln in lines if not (id(ln) in used and _LABEL_ONLY_RE.match(ln.text))]

@@ -1,0 +1,242 @@
+"""Cut a document's lines into reference entries: numbered chains and author-year lists.
+
+A numbered list is followed as a chain of labels 1, 2, 3, ...: the label sequence itself says where each entry
+starts, so text between entries (a column of body text beside the list, a figure caption) is left out by type
+size or closes the entry. The chain may resume further on (Nature's main-text and Methods reference lists).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field, replace
+
+from .entries_lines import RefLine
+
+_ANCHOR_RE = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?!\d))\s*")
+# "…2011. [2] O. Detry, …": a block or line holding the end of one entry and the start of the next.
+_MIDLINE_RE = re.compile(r"(?<=[.,;:)\u201d\"\w])\s+(?=\[\d{1,4}\]\s+\S)")
+_LINK_WORDS = r"PubMed Abstract|Publisher Full Text|Free Full Text|Reference Source|Google Scholar|PubMed Central|"
+_LINK_WORDS += r"Cross[Rr]ef|PubMed|Medline|MEDLINE|Web of Science|Article|Abstract"
+LINK_RE = re.compile(rf"^(?:(?:{_LINK_WORDS})\s*\|?\s*)+$")
+LINK_TAIL_RE = re.compile(r"(?:\s*\|?\s*(?:PubMed Abstract|Publisher Full Text|Free Full Text|Reference Source))+\s*$")
+_STOP_RE = re.compile(
+    r"^(?:acknowledg|\u00a9|\(c\)\s*\d{4}|copyright\b|submit your (?:next )?manuscript|received:|accepted:|"
+    r"published(?: online)?:|citation:|conflicts? of interest|competing interests?|authors?['\u2019]? contributions?|"
+    r"funding\b|(?:fig(?:ure)?\.?|table|scheme)\s*s?\d+[.:|]|supplementary (?:material|information)|appendix\b|"
+    r"open peer review|referee report|abbreviations\b|cite this article)",
+    re.IGNORECASE,
+)
+SIGNAL_RE = re.compile(
+    r"\b(?:1[6-9]|20)\d{2}[a-z]?\b|\bet al\b|\bJ\.|\bProc\.?\b|\bvol\.|\bpp\.|\bdoi\b|10\.\d{4,}/|Journal|Conference|"
+    r"\bIn:|Press\b|\d+\s*\(\d+\)|\d+\s*[:,]\s*\d+\s*[-\u2013]\s*\d+",
+    re.IGNORECASE,
+)
+YEAR_RE = re.compile(r"\b(?:1[6-9]|20)\d{2}[a-z]?\b|\bin press\b|\bn\.d\.", re.IGNORECASE)
+_AUTHOR_START_RE = re.compile(
+    r"^(?:(?:van|von|de|der|den|da|di|du|la|le|del|dos|St\.)\s)*[A-Z\u00c0-\u00de][\w'\u2019\-]+(?:\s[A-Z][\w'\u2019\-]+)?"
+    r"(?:,\s?(?:[A-Z]\.\s?-?){1,4}|\s[A-Z]{1,4}\b[,.:]?|,\s[A-Z][a-z]+\s)"
+)
+_MAX_SKIP = 15  # lines of another type size tolerated inside a list before the list counts as left
+
+
+@dataclass
+class RawEntry:
+    number: int | None
+    lines: list[RefLine] = field(default_factory=list)
+
+
+def split_midline(lines: list[RefLine]) -> list[RefLine]:
+    out = []
+    for line in lines:
+        parts = _MIDLINE_RE.split(line.text)
+        if len(parts) == 1:
+            out.append(line)
+            continue
+        for part in parts:
+            out.append(replace(line, text=part))
+    return out
+
+
+def anchor(line: RefLine) -> int | None:
+    m = _ANCHOR_RE.match(line.text)
+    if not m or len(line.text) <= m.end():
+        return None  # a bare label without text is not an entry start
+    return int(m.group(1) or m.group(2))
+
+
+def strip_anchor(text: str) -> str:
+    return _ANCHOR_RE.sub("", text, count=1)
+
+
+def _same_size(line: RefLine, size: float) -> bool:
+    return not (line.size and size) or abs(line.size - size) <= 0.6
+
+
+def is_stop(line: RefLine) -> bool:
+    return bool(_STOP_RE.match(line.text)) or (line.heading and not line.ref_heading)
+
+
+def looks_like_reference(text: str) -> bool:
+    return len(text) >= 20 and len(SIGNAL_RE.findall(text)) >= 2
+
+
+def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first_within: int = 8) -> list[RawEntry]:
+    """Follow labels 1, 2, ... from `start`. A label continues the chain when it is the next number (one missing
+    label is forgiven). After the list is closed (an Acknowledgements line, a heading), the chain may resume
+    `max_jumps` times further on, only where two consecutive labels confirm it (level 3)."""
+    n = len(lines)
+    first = next((j for j in range(start, min(start + first_within, n)) if anchor(lines[j]) == 1), None)
+    if first is None:
+        return []
+    size = lines[first].size
+    entries: list[RawEntry] = []
+    closed_at: int | None = None
+    skipped = 0
+    jumps = 0
+    for i in range(first, n):
+        line = lines[i]
+        num = anchor(line)
+        k = entries[-1].number if entries else 0
+        if num is not None and k < num <= k + 2 and _same_size(line, size):
+            if closed_at is not None and i - closed_at > 40:
+                if jumps >= max_jumps or not _confirmed(lines, i, num, size):
+                    continue
+                jumps += 1
+            elif closed_at is not None and not looks_like_reference(" ".join(ln.text for ln in lines[i : i + 2])):
+                continue  # just after the list was closed: a numbered line that is not a reference
+            entries.append(RawEntry(num, [line]))
+            closed_at, skipped = None, 0
+            continue
+        if closed_at is not None:
+            continue
+        if not _same_size(line, size):
+            skipped += 1
+            continue
+        last = entries[-1].lines[-1]
+        if is_stop(line) or (skipped > _MAX_SKIP and line.page != last.page):
+            closed_at = i
+            continue
+        if not LINK_RE.match(line.text):
+            entries[-1].lines.append(line)
+        skipped = 0
+    _trim_last(entries)
+    return entries
+
+
+def _confirmed(lines: list[RefLine], i: int, num: int, size: float) -> bool:
+    """A resumed chain needs label num+1 soon after label num, and reference-like text."""
+    for j in range(i + 1, min(i + 60, len(lines))):
+        if anchor(lines[j]) == num + 1 and _same_size(lines[j], size):
+            return looks_like_reference(" ".join(ln.text for ln in lines[i:j]))
+    return False
+
+
+def _trim_last(entries: list[RawEntry]) -> None:
+    """The last entry has no next label to end it: it gets no more lines than the longest other entry plus two,
+    so running text after an unmarked list end is not swallowed."""
+    if len(entries) < 2:
+        return
+    cap = max(len(e.lines) for e in entries[:-1]) + 2
+    del entries[-1].lines[cap:]
+
+
+def author_year_entries(lines: list[RefLine], start: int) -> list[RawEntry]:
+    region = _region(lines, start)
+    if not region:
+        return []
+    geometry = all(ln.bbox for ln in region)
+    starts = _starts_by_layout(region) if geometry else _starts_by_text(region)
+    entries: list[RawEntry] = []
+    for line, is_start in zip(region, starts, strict=True):
+        if LINK_RE.match(line.text):
+            continue
+        if is_start or not entries:
+            entries.append(RawEntry(None, [line]))
+        else:
+            entries[-1].lines.append(line)
+    return entries
+
+
+def _region(lines: list[RefLine], start: int) -> list[RefLine]:
+    body = [ln for ln in lines[start : start + 10] if not LINK_RE.match(ln.text)]
+    if not body:
+        return []
+    size = body[0].size
+    region: list[RefLine] = []
+    skipped = 0
+    for line in lines[start:]:
+        if not _same_size(line, size):
+            skipped += 1
+            continue
+        if region and skipped > _MAX_SKIP and line.page != region[-1].page:
+            break
+        if is_stop(line) or (not line.size and not line.in_references):
+            break
+        region.append(line)
+        skipped = 0
+    return region
+
+
+def _starts_by_layout(region: list[RefLine]) -> list[bool]:
+    """Hanging indent (first line out, the rest in) when the list uses it; else vertical space between entries,
+    or a link line ("Publisher Full Text") closing the previous entry."""
+    lefts = _column_lefts(region)
+    indents = [ln.bbox[0] - lefts[_col_key(ln, lefts)] for ln in region]
+    indented = sum(1 for d in indents if 3 <= d <= 40)
+    hanging = 0.2 * len(region) <= indented <= 0.9 * len(region)
+    pitches = sorted(
+        b.bbox[1] - a.bbox[1]
+        for a, b in itertools.pairwise(region)
+        if a.page == b.page and abs(a.bbox[0] - b.bbox[0]) < 40 and 0 < b.bbox[1] - a.bbox[1] < 40
+    )
+    pitch = pitches[len(pitches) // 4] if pitches else 0.0  # the tight in-entry spacing, not the gaps
+    out = []
+    for i, line in enumerate(region):
+        prev = region[i - 1] if i else None
+        if prev is None:
+            out.append(True)
+        elif LINK_RE.match(prev.text):
+            out.append(not LINK_RE.match(line.text))
+        elif hanging:
+            out.append(indents[i] < 3)
+        elif prev.page == line.page and abs(prev.bbox[0] - line.bbox[0]) < 40 and line.bbox[1] - prev.bbox[1] > 0:
+            # Extra space before a line starts an entry; a little extra only with an author-like start.
+            gap = line.bbox[1] - prev.bbox[1]
+            out.append(pitch > 0 and (gap > 1.4 * pitch or (gap > 1.1 * pitch and _text_start(prev, line))))
+        else:  # a new column or page: only the text can tell
+            out.append(_text_start(prev, line))
+    return out
+
+
+def _text_start(prev: RefLine, line: RefLine) -> bool:
+    return bool(_AUTHOR_START_RE.match(line.text)) and prev.text.rstrip()[-1:] in ".)0123456789"
+
+
+def _col_key(line: RefLine, lefts: dict) -> tuple:
+    return min((k for k in lefts if k[0] == line.page), key=lambda k: abs(k[1] - line.bbox[0]))
+
+
+def _column_lefts(region: list[RefLine]) -> dict[tuple, float]:
+    lefts: dict[tuple, float] = {}
+    for page in {ln.page for ln in region}:
+        xs = sorted(ln.bbox[0] for ln in region if ln.page == page)
+        group = [xs[0]]
+        for x in xs[1:]:
+            if x - group[-1] > 60:
+                lefts[(page, group[0])] = group[0]
+                group = []
+            group.append(x)
+        lefts[(page, group[0])] = group[0]
+    return lefts
+
+
+def _starts_by_text(region: list[RefLine]) -> list[bool]:
+    out = []
+    for i, line in enumerate(region):
+        prev = region[i - 1] if i else None
+        if prev is None or (line.block != prev.block and line.text[:1].isupper()):
+            out.append(True)
+        else:
+            out.append(_text_start(prev, line))
+    return out

@@ -1,0 +1,145 @@
+"""Reference entries linked to the documents of the same collection: the rules, and the chain through the worker."""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from apps.citations.models import Reference
+from apps.citations.services.linking import Candidate, match_reference, normalise_doi, surname
+
+DEMO = Path(__file__).resolve().parents[2] / "demo"
+CITED_TITLE = (
+    "Predominance and association of pathogenic fungi causing Fusarium ear blight in wheat in four European countries"
+)
+
+
+def _ref(text: str = "", **fields) -> Reference:
+    return Reference(document_id=1, index=0, text=text, **fields)
+
+
+def _candidate(document_id: int, *, doi="", title="", first_author="", year=None) -> Candidate:
+    return Candidate(document_id, normalise_doi(doi), title.lower(), first_author, year)
+
+
+def test_doi_wins_and_is_normalised():
+    ref = _ref("Some entry. https://doi.org/10.1000/XYZ.1", doi="https://doi.org/10.1000/XYZ.1")
+    assert match_reference(ref, [_candidate(2, doi="10.1000/xyz.1"), _candidate(3)]) == (2, "doi")
+
+
+def test_a_long_title_found_in_the_entry_links():
+    ref = _ref(f"Xu, X.M.; Parry, D.W. {CITED_TITLE}. Eur. J. Plant Pathol. 2005, 112, 143-154.")
+    assert match_reference(ref, [_candidate(7, title=CITED_TITLE)]) == (7, "title")
+
+
+def test_a_short_title_is_not_enough():
+    ref = _ref("Smith J. Wheat. Nature 2001.")
+    assert match_reference(ref, [_candidate(7, title="Wheat")]) == (None, "")
+
+
+def test_author_and_year_link_only_when_unambiguous():
+    ref = _ref("Chiarotto A, et al. Something. 2014.", first_author="Chiarotto", year=2014)
+    one = [_candidate(4, first_author="chiarotto", year=2014)]
+    assert match_reference(ref, one) == (4, "author-year")
+    two = [*one, _candidate(5, first_author="chiarotto", year=2014)]
+    assert match_reference(ref, two) == (None, "")  # rather no link than a wrong one
+
+
+def test_short_surnames_do_not_link_by_author_and_year():
+    ref = _ref("Lee K. Something. 2014.", first_author="Lee", year=2014)
+    assert match_reference(ref, [_candidate(4, first_author="lee", year=2014)]) == (None, "")
+
+
+def test_a_nearly_identical_title_links_fuzzily():
+    ref = _ref("garbled entry", title=CITED_TITLE.replace("four", "4"))
+    assert match_reference(ref, [_candidate(9, title=CITED_TITLE.lower())]) == (9, "fuzzy-title")
+
+
+def test_a_document_never_cites_itself():
+    ref = _ref("x", doi="10.1/a")
+    assert match_reference(ref, [_candidate(1, doi="10.1/a")]) == (None, "")
+
+
+def test_surnames_from_either_name_order():
+    assert surname("Chiarotto, A.") == surname("Alessandro Chiarotto") == "chiarotto"
+
+
+def _guide_docx(title: str) -> bytes:
+    import docx
+
+    document = docx.Document()
+    document.core_properties.title = title
+    document.add_heading(title, level=1)
+    document.add_paragraph("Fusarium ear blight was sampled in wheat fields of four countries.")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+def _upload_and_wait(client, name: str, content: bytes) -> int:
+    response = client.post(
+        reverse("api-document-list"),
+        {"collection": "lab", "file": SimpleUploadedFile(name, content)},
+        format="multipart",
+    )
+    assert response.status_code == 201, response.content
+    url = reverse("api-document-detail", kwargs={"document_id": response.json()["id"]})
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        data = client.get(url).json()
+        if data["status"] in ("ready", "failed"):
+            assert data["status"] == "ready", data["error"]
+            return data["id"]
+        time.sleep(0.3)
+    pytest.fail(f"{name} was not ingested in time")
+
+
+def _reference_number(client, document_id: int, number: int, *, until, timeout: float = 60) -> dict:
+    url = reverse("api-document-references", kwargs={"document_id": document_id})
+    deadline = time.monotonic() + timeout
+    while True:
+        data = client.get(url).json()
+        entry = next(r for r in data["references"] if r["ref_no"] == number)
+        if until(entry) or time.monotonic() > deadline:
+            return entry
+        time.sleep(0.3)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.worker
+def test_a_reference_lights_up_when_the_cited_paper_is_added_later(celery_worker_available, api_client_for):
+    client = api_client_for("editor")
+    paper = _upload_and_wait(client, "wheat.pdf", (DEMO / "papers" / "mdpi-metabolites-04-00932.pdf").read_bytes())
+    listing = client.get(reverse("api-document-references", kwargs={"document_id": paper})).json()
+    assert listing["count"] >= 40
+    entry = _reference_number(client, paper, 3, until=lambda e: True)
+    assert CITED_TITLE.split()[0] in entry["text"] and entry["in_library"] is None
+
+    cited = _upload_and_wait(client, "fungi.docx", _guide_docx(CITED_TITLE))
+    entry = _reference_number(client, paper, 3, until=lambda e: e["in_library"] is not None)
+    assert entry["in_library"] == cited and entry["match_method"] == "title"
+    # no other entry was linked to it by mistake
+    linked = [
+        r
+        for r in client.get(reverse("api-document-references", kwargs={"document_id": paper})).json()["references"]
+        if r["in_library"]
+    ]
+    assert [r["ref_no"] for r in linked] == [3]
+
+    # the chain for an answer: evidence chunks that cite [3] list it first, as in the library
+    from apps.citations.services.chains import cited_references
+    from apps.documents.models import Chunk
+
+    citing = list(Chunk.objects.filter(document_id=paper, citations__reference__number=3).values_list("pk", flat=True))
+    assert citing, "some chunk of the paper cites [3]"
+    chain = cited_references(citing)
+    assert chain["matched"][0]["ref_no"] == 3 and chain["matched"][0]["in_library"] == cited
+
+    assert client.delete(reverse("api-document-detail", kwargs={"document_id": cited})).status_code == 204
+    entry = _reference_number(client, paper, 3, until=lambda e: e["in_library"] is None)
+    assert entry["in_library"] is None
