@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -123,6 +124,17 @@ def celery_worker_available():
     return replies
 
 
+SHARED_CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+@pytest.fixture(scope="session")
+def shared_corpus() -> Path:
+    """The public documents and benchmarks beside the checkout (../shared/corpus); CI has them too."""
+    if not SHARED_CORPUS.is_dir():
+        pytest.fail(f"the shared corpus is missing at {SHARED_CORPUS}; tests read real documents from it")
+    return SHARED_CORPUS
+
+
 @pytest.fixture(scope="session")
 def chromium_path():
     path = os.environ.get("PORTAL_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -146,14 +158,18 @@ def _plain_static_files(django_test_environment):
         yield
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _release_test_database(django_db_setup, django_db_blocker):
-    """Close other sessions (the worker's, the live server's) so the test database can be dropped at the end."""
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, plus: before it is dropped, close the other sessions on it (the worker's,
+    the live server's), which would otherwise make the drop fail. Only ever the test database."""
     yield
     from django.db import connection
 
+    test_name = connection.settings_dict["NAME"]
+    if test_name != connection.creation._get_test_db_name():
+        return  # not switched to the test database: touch nothing
     with django_db_blocker.unblock(), connection.cursor() as cursor:
         cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [test_name],
         )

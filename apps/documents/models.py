@@ -126,6 +126,8 @@ class IngestJob(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Seconds per step ({"parse": 0.8, "embed": 6.1, ...}): where a job's time went, measured in the worker.
+    timings = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -23,7 +23,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 
 def corpus_files(limit: int | None) -> list[Path]:
     pdfs = sorted(CORPUS.glob("sci-pdf-jats/papers/*/paper.pdf")) + sorted(CORPUS.glob("sci-pdf-other/*.pdf"))
-    docx = sorted(CORPUS.glob("docx-pandoc-tests/*.docx")) + sorted(CORPUS.glob("docx-docxjs-render-tests/*.docx"))
+    docx = sorted(CORPUS.glob("docx-pandoc-tests/*/*.docx")) + sorted(CORPUS.glob("docx-docxjs-render-tests/*/*.docx"))
     files = pdfs + docx
     return files[:limit] if limit else files
 
@@ -100,6 +100,12 @@ def main() -> None:
     embedder.embed_passages(texts, batch_size=32)
     pure_embedding = time.perf_counter() - started
 
+    # Where the worker's time went, measured inside each job (robust to other load on the machine).
+    steps: dict[str, float] = {}
+    for job in jobs:
+        for step, seconds in (job.timings or {}).items():
+            steps[step] = steps.get(step, 0.0) + seconds
+    in_worker = sum(steps.values())
     result = {
         "files": len(files),
         "documents_ready": documents.count() - len(failed),
@@ -112,6 +118,8 @@ def main() -> None:
         "chunks_per_s": round(chunks.count() / wall, 2),
         "pure_embedding_s": round(pure_embedding, 1),
         "wall_over_embedding": round(wall / pure_embedding, 2),
+        "worker_step_s": {step: round(seconds, 1) for step, seconds in steps.items()},
+        "worker_total_over_embed_step": round(in_worker / steps["embed"], 2) if steps.get("embed") else None,
         "unchanged_reingest_s": round(unchanged, 2),
         "unchanged_over_first": round(unchanged / wall, 4),
         "worker_peak_rss_mb": worker_peak_rss_mb(),

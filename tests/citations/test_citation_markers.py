@@ -20,7 +20,7 @@ from apps.documents.parsing.formats.pdf_layout import line_text
 CORPUS = (Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus").resolve()
 JATS = CORPUS / "sci-pdf-jats"
 TRACEMONKEY = CORPUS / "sci-pdf-other" / "pdfjs_tracemonkey.pdf"
-needs_corpus = pytest.mark.skipif(not JATS.exists() or not TRACEMONKEY.exists(), reason="shared corpus not found")
+needs_corpus = pytest.mark.usefixtures("shared_corpus")  # fails, never skips, without it
 
 
 def numbered(n: int) -> list[ReferenceEntry]:

@@ -19,7 +19,7 @@ from apps.documents.parsing import Block, ParsedDocument, chunk_document
 CORPUS = (Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus").resolve()
 JATS = CORPUS / "sci-pdf-jats"
 TRACEMONKEY = CORPUS / "sci-pdf-other" / "pdfjs_tracemonkey.pdf"
-needs_corpus = pytest.mark.skipif(not JATS.exists() or not TRACEMONKEY.exists(), reason="shared corpus not found")
+needs_corpus = pytest.mark.usefixtures("shared_corpus")  # fails, never skips, without it
 PAPERS = sorted(p.name for p in (JATS / "papers").iterdir()) if JATS.exists() else []
 
 # Measured when written: every paper 100% found and text-matched (527/527); the floors leave room for parser changes.

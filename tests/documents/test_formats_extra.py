@@ -15,7 +15,7 @@ from apps.documents.parsing.formats.docx import iter_paragraphs
 from apps.documents.parsing.registry import parser_for
 
 CORPUS = (Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus").resolve()
-needs_corpus = pytest.mark.skipif(not (CORPUS / "docx-pandoc-tests").is_dir(), reason="shared corpus not found")
+needs_corpus = pytest.mark.usefixtures("shared_corpus")  # fails, never skips, without it
 
 PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Field notes</title>

@@ -34,7 +34,7 @@ from apps.documents.parsing.textutil import fix_ligatures, join_lines
 CORPUS = (Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus").resolve()
 PDFS = sorted(CORPUS.glob("sci-pdf-*/**/*.pdf"))
 DOCXS = sorted(CORPUS.glob("docx-pandoc-tests/*/*.docx")) + sorted(CORPUS.glob("docx-docxjs-render-tests/*/*.docx"))
-needs_corpus = pytest.mark.skipif(not PDFS or not DOCXS, reason=f"shared corpus not found at {CORPUS}")
+needs_corpus = pytest.mark.usefixtures("shared_corpus")  # fails, never skips, without it
 
 MIN_TOKEN_SHARE = 0.9  # a chunk "matches" when 90% of its words are found inside its rects
 MIN_CHUNK_SHARE = 0.99  # ... and at least 99% of all PDF chunks must match

@@ -23,7 +23,7 @@ from apps.documents.parsing.sections import CANONICAL_NAMES, canonical_section, 
 CORPUS = (Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus").resolve()
 JATS = CORPUS / "sci-pdf-jats"
 PAPERS = sorted(JATS.glob("papers/*/paper.pdf"))
-needs_corpus = pytest.mark.skipif(not PAPERS, reason=f"shared corpus not found at {CORPUS}")
+needs_corpus = pytest.mark.usefixtures("shared_corpus")  # fails, never skips, without it
 
 # Per paper: chunks whose section is a recognised name. Reviews with topical sections ("2. Detection of Primary
 # Hepatic Carcinoma by US") are rightly low; research articles are near 1.

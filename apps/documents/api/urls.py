@@ -10,4 +10,5 @@ urlpatterns = [
     path("documents/<int:document_id>/file", views.document_file, name="api-document-file"),
     path("documents/<int:document_id>/preview", views.document_preview, name="api-document-preview"),
     path("documents/<int:document_id>/references", views.document_references, name="api-document-references"),
+    path("documents/<int:document_id>/related", views.document_related, name="api-document-related"),
 ]

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.citations.services.chains import reference_item
+from apps.citations.services.related import related_documents
 from apps.documents.access import get_collection_for_user, get_document_for_user, readable_collections
 from apps.documents.api.serializers import (
     ChunkPreviewSerializer,
@@ -158,3 +159,12 @@ def document_references(request: Request, document_id: int) -> Response:
     )
     items = [reference_item(r) | {"mentions": r.mention_count, "chunk_indices": r.chunk_indices} for r in references]
     return Response({"document_id": document.pk, "count": len(items), "references": items})
+
+
+@extend_schema(responses={200: dict})
+@api_view(["GET"])
+def document_related(request: Request, document_id: int) -> Response:
+    """Documents of the same collection that resemble this one (never mixed with its citation links)."""
+    document, _rights = get_document_for_user(request.user, document_id)
+    limit = _int_param(request, "limit", 5, minimum=1, maximum=50)
+    return Response({"document_id": document.pk, "related": related_documents(document, limit)})

@@ -7,10 +7,11 @@ process) -> index (chunks replaced atomically). The reference-list step slots in
 from __future__ import annotations
 
 import logging
+import time
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from apps.citations.services.linking import relink_enqueue
@@ -20,7 +21,9 @@ from apps.documents.parsing import ChunkDraft, ParseError, chunk_document, parse
 
 log = logging.getLogger(__name__)
 _BATCH = 200
-_EMBED_BATCH = 32
+# Chunks handed to the model per call: large enough for sentence-transformers to sort them by length (less
+# padding), small enough for the progress bar to move; the model itself runs batches of 32.
+_EMBED_CALL = 128
 
 
 def ingest_enqueue(document: Document) -> IngestJob:
@@ -38,10 +41,34 @@ def _progress(job: IngestJob, stage: str, done: int = 0, total: int = 0) -> None
     IngestJob.objects.filter(pk=job.pk).update(stage=stage, done=done, total=total)
 
 
+def ingest_give_up(*, job_id: int, reason: str) -> None:
+    """Mark a job failed after its retries ran out (the database stayed unreachable)."""
+    job = IngestJob.objects.select_related("document").filter(pk=job_id).first()
+    if job is not None and not job.finished:
+        _fail(job, job.document, reason)
+
+
 def _fail(job: IngestJob, document: Document, reason: str) -> None:
     now = timezone.now()
     IngestJob.objects.filter(pk=job.pk).update(stage=JobStage.FAILED, error=reason, finished_at=now)
     Document.objects.filter(pk=document.pk).update(status=DocumentStatus.FAILED, error=reason)
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.laps: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = round(now - self._last, 3)
+        self._last = now
+
+
+def _no_text_reason(document: Document) -> str:
+    if document.doc_type == "pdf":
+        return "No text could be read from this PDF. If it is a scan, it needs OCR before it can be searched."
+    return "No readable text was found in this file (text inside shapes or text boxes is not read yet)."
 
 
 def _chunk_row(document: Document, draft: ChunkDraft, page_sizes: dict) -> Chunk:
@@ -78,8 +105,8 @@ def _embed(job: IngestJob, rows: list[Chunk]) -> str:
     # Weight-0 chunks (references, acknowledgements) are never retrieved: no vector, less time.
     targets = [row for row in rows if row.weight > 0]
     _progress(job, JobStage.EMBED, 0, len(targets))
-    for start in range(0, len(targets), _EMBED_BATCH):
-        batch = targets[start : start + _EMBED_BATCH]
+    for start in range(0, len(targets), _EMBED_CALL):
+        batch = targets[start : start + _EMBED_CALL]
         for row, vector in zip(batch, embedder.embed_passages([row.text for row in batch]), strict=True):
             row.embedding = vector
         _progress(job, JobStage.EMBED, start + len(batch), len(targets))
@@ -111,20 +138,23 @@ def document_ingest(*, job_id: int) -> None:
     IngestJob.objects.filter(pk=job.pk).update(started_at=timezone.now())
     Document.objects.filter(pk=document.pk).update(status=DocumentStatus.PROCESSING, error="")
     try:
+        clock = _Clock()
         _progress(job, JobStage.PARSE, 0, 1)
         with document.file.open("rb") as fh:  # through the storage API: local folder or S3 alike
             data = fh.read()
         parsed = parse_document(data, document.original_name)
+        clock.lap("parse")
         _progress(job, JobStage.CHUNK, 1, 1)
         drafts = chunk_document(parsed)
         if not drafts:
-            raise ParseError(
-                "No text could be read from this file. If it is a scan, it needs OCR before it can be searched."
-            )
+            raise ParseError(_no_text_reason(document))
+        clock.lap("chunk")
         entries, mentions = extract_references(parsed, drafts, data)
         del data  # the largest object of a job: not kept through embedding
+        clock.lap("references")
         rows = [_chunk_row(document, d, parsed.page_sizes) for d in drafts]
         model_id = _embed(job, rows)
+        clock.lap("embed")
         _progress(job, JobStage.INDEX, 0, len(rows))
         with transaction.atomic():
             # Readers see either the old chunks or the new ones, never half of each.
@@ -143,11 +173,14 @@ def document_ingest(*, job_id: int) -> None:
                 needs_ocr_pages=list(parsed.needs_ocr_pages),
                 **_metadata_updates(document, parsed.metadata),
             )
+            clock.lap("index")
             IngestJob.objects.filter(pk=job.pk).update(
-                stage=JobStage.DONE, done=len(rows), total=len(rows), finished_at=timezone.now()
+                stage=JobStage.DONE, done=len(rows), total=len(rows), finished_at=timezone.now(), timings=clock.laps
             )
             # A paper added today may be what yesterday's references cite, and the other way round.
             relink_enqueue(document.collection_id)
+    except (OperationalError, InterfaceError):
+        raise  # the database went away for a moment: the task retries the whole job
     except ParseError as exc:
         _fail(job, document, str(exc))
     except SoftTimeLimitExceeded:

@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseStopPolling
 
+from apps.citations.services.related import related_documents
 from apps.documents.access import get_document_for_user
 from apps.documents.services.documents import document_delete
 from apps.documents.services.ingest import ingest_enqueue
@@ -28,6 +29,7 @@ def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
             "chunks": document.chunks.order_by("chunk_index")[:500],
             "references": references,
             "linked_count": sum(1 for r in references if r.matched_document_id),
+            "related": related_documents(document),
             "job": document.latest_job(),
         },
     )
