@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from apps.documents.parsing import ParsedDocument
+from apps.documents.parsing.formats.pdf_layout import body_size
 from apps.documents.parsing.section_map import map_sections
 from apps.documents.parsing.textutil import clean_inline
 
@@ -91,7 +92,7 @@ def _pdf_lines(parsed: ParsedDocument, data: bytes, flags: list[tuple[bool, bool
                 for ln in b.get("lines", []):
                     text = clean_inline("".join(s["text"] for s in ln["spans"]))
                     if text:
-                        page_lines.append(RefLine(text, page=pno, bbox=tuple(ln["bbox"]), size=_size(ln["spans"])))
+                        page_lines.append(RefLine(text, page=pno, bbox=tuple(ln["bbox"]), size=body_size(ln["spans"])))
             for line in _merge_labels(page_lines):
                 idx = _owner(line, by_page[pno])
                 if idx is not None:
@@ -101,16 +102,6 @@ def _pdf_lines(parsed: ParsedDocument, data: bytes, flags: list[tuple[bool, bool
     finally:
         doc.close()
     return [line for idx in sorted(per_block) for line in per_block[idx]]
-
-
-def _size(spans: list[dict]) -> float:
-    weight: dict[float, int] = {}
-    for span in spans:
-        n = len(span["text"].strip())
-        if n:
-            key = round(span["size"], 1)
-            weight[key] = weight.get(key, 0) + n
-    return max(weight, key=weight.get) if weight else 0.0
 
 
 def _owner(line: RefLine, rects: list[tuple[int, object]]) -> int | None:
