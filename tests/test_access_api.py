@@ -152,3 +152,13 @@ def test_the_openapi_schema_lists_the_endpoints(client):
     body = client.get(reverse("api-schema")).content.decode()
     for path in ("/api/v1/collections/", "/api/v1/documents/{document_id}/preview", "/api/v1/conversations/"):
         assert path in body
+
+
+def test_an_upload_over_the_size_limit_is_refused_with_the_limit(api_client_for, collection, settings):
+    settings.PORTAL_MAX_UPLOAD_MB = 1
+    big = SimpleUploadedFile("big.txt", b"x" * (1024 * 1024 + 1))
+    response = api_client_for("editor").post(
+        reverse("api-document-list"), {"collection": "lab", "file": big}, format="multipart"
+    )
+    assert response.status_code == 400 and "the limit is 1 MB" in response.json()["file"][0]
+    assert not Document.objects.filter(original_name="big.txt").exists()

@@ -246,3 +246,11 @@ def test_the_collection_page_costs_the_same_queries_for_many_documents(
     with django_assert_max_num_queries(12):
         body = client.get(reverse("collection-detail", kwargs={"slug": collection.slug})).content.decode()
     assert body.count('hx-trigger="every 1s"') == 10
+
+
+def test_the_document_page_shows_metadata_and_pages_needing_ocr(page_client_for, document):
+    document.authors, document.year, document.journal, document.needs_ocr_pages = ["Ada Lovelace"], 1843, "Notes", [2]
+    document.save()
+    body = page_client_for("viewer").get(reverse("document-detail", kwargs={"document_id": document.pk})).content
+    text = body.decode()
+    assert "Ada Lovelace (1843)" in text and "<em>Notes</em>" in text and "Page 2 had no readable text layer" in text

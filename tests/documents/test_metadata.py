@@ -39,3 +39,16 @@ def test_year_patterns_prefer_the_publication_date():
 def test_arxiv_ids_are_recognised():
     assert first_page_arxiv_id("arXiv:2401.01234v2 [cs.CL] 3 Jan 2024") == "2401.01234"
     assert first_page_arxiv_id("no identifier here") is None
+
+
+def test_journals_found_on_first_pages_match_the_publisher_xml():
+    found = 0
+    for pdf in sorted(PAPERS.glob("*/paper.pdf")):
+        journal = parse_document(pdf.read_bytes(), "paper.pdf").metadata.get("journal")
+        text = pdf.with_name("paper.xml").read_text(encoding="utf-8", errors="ignore")
+        expected = re.search(r"<journal-title>(.*?)</journal-title>|<jtl>(.*?)</jtl>", text, re.S)
+        if journal is not None:
+            found += 1
+            if expected:  # BMC's art XML names the journal elsewhere; the JATS ones must agree exactly
+                assert journal.lower() == (expected.group(1) or expected.group(2)).strip().lower(), pdf.parent.name
+    assert found >= 7

@@ -11,7 +11,7 @@ from ..errors import ParseError
 from ..textutil import clean_inline, normalise_for_match
 from . import pdf_layout as layout  # superscript citations: body_size, footnote_labels, line_text
 from .pdf_headings import style_headings
-from .pdf_identifiers import first_page_arxiv_id, first_page_year
+from .pdf_identifiers import first_page_arxiv_id, first_page_journal, first_page_year
 from .pdf_layout import RawBlock, RawLine, drop_running_lines, reading_order, split_side_by_side
 
 # Ligatures are spelled out by MuPDF itself (no TEXT_PRESERVE_LIGATURES); images are not needed.
@@ -238,6 +238,8 @@ def _metadata(doc: pymupdf.Document, pages: list[list[RawBlock]]) -> dict:
     first_text = doc[0].get_text() if doc.page_count else ""
     if year := first_page_year(first_text):
         out["year"] = year
+    if journal := first_page_journal(first_text):
+        out["journal"] = journal
     if arxiv := first_page_arxiv_id(first_text):
         out["arxiv"] = arxiv
         out.setdefault("doi", f"10.48550/arXiv.{arxiv}")  # arXiv's own DOI for the preprint
