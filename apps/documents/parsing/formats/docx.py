@@ -29,7 +29,8 @@ W14_PARA_ID = "{http://schemas.microsoft.com/office/word/2010/wordml}paraId"
 MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 ZIP_MAGIC = b"PK\x03\x04"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # legacy .doc, and also password-protected .docx
-_HEADING_RE = re.compile(r"^heading ([1-9])$", re.IGNORECASE)
+# "heading N" is how Word stores its built-in heading styles; Chinese templates may name them "标题 N".
+_HEADING_RE = re.compile(r"^(?:heading|标题)\s*([1-9])$", re.IGNORECASE)
 _CAPTION_STYLES = {"caption", "table caption", "image caption", "figure caption"}
 # Text inside these is not part of the paragraph's visible text: deleted/moved-away revisions,
 # the duplicate fallback of alternate content, and textbox paragraphs nested in a run.
