@@ -8,7 +8,8 @@ from django.db import connection
 from apps.citations.services.linking import normalise, surname
 from apps.documents.models import Document, DocumentStatus
 
-# Centroid of each document's chunk vectors (pgvector's avg over vector), compared by cosine distance.
+# Centroid of each document's chunk vectors (pgvector's avg over vector), centred on the collection's mean
+# before the cosine: raw e5 vectors of unrelated texts still score 0.9+, centring removes what all share.
 _CLOSEST_SQL = """
 WITH centroids AS (
     SELECT c.document_id, avg(c.embedding) AS v
@@ -16,13 +17,15 @@ WITH centroids AS (
     WHERE d.collection_id = %(collection)s AND d.status = 'ready' AND d.embedding_model = %(model)s
       AND c.embedding IS NOT NULL
     GROUP BY c.document_id
-)
-SELECT other.document_id, 1 - (this.v <=> other.v) AS similarity
-FROM centroids this JOIN centroids other ON other.document_id <> this.document_id
+), mean AS (SELECT avg(v) AS m FROM centroids)
+SELECT other.document_id, 1 - ((this.v - mean.m) <=> (other.v - mean.m)) AS similarity
+FROM centroids this JOIN centroids other ON other.document_id <> this.document_id CROSS JOIN mean
 WHERE this.document_id = %(document)s
-ORDER BY this.v <=> other.v
+ORDER BY (this.v - mean.m) <=> (other.v - mean.m)
 LIMIT %(limit)s
 """
+# Below this centred cosine, "similar content" would be noise.
+MIN_SIMILARITY = 0.35
 
 
 def _similarities(document: Document, limit: int) -> dict[int, float]:
@@ -38,7 +41,8 @@ def _similarities(document: Document, limit: int) -> dict[int, float]:
                 "limit": limit,
             },
         )
-        return {doc_id: float(similarity) for doc_id, similarity in cursor.fetchall()}
+        rows = cursor.fetchall()
+    return {doc_id: float(sim) for doc_id, sim in rows if sim is not None and sim >= MIN_SIMILARITY}
 
 
 def related_documents(document: Document, limit: int = 5) -> list[dict]:
