@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import FileResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -14,14 +14,15 @@ from rest_framework.response import Response
 
 from apps.citations.services.chains import reference_item
 from apps.citations.services.related import related_documents
-from apps.documents.access import get_collection_for_user, get_document_for_user, readable_collections
+from apps.documents.access import get_collection_for_user, get_document_for_user
 from apps.documents.api.serializers import (
     ChunkPreviewSerializer,
     CollectionSerializer,
     DocumentSerializer,
     PreviewSerializer,
 )
-from apps.documents.models import DocumentStatus, Membership
+from apps.documents.models import Membership
+from apps.documents.selectors import collections_with_counts
 from apps.documents.services.documents import document_delete
 from apps.documents.services.ingest import ingest_enqueue
 from apps.documents.services.uploads import UploadRejected, document_add
@@ -43,10 +44,7 @@ def _int_param(request: Request, name: str, default: int, *, minimum: int = 0, m
 @extend_schema(responses=CollectionSerializer(many=True))
 @api_view(["GET"])
 def collection_list(request: Request) -> Response:
-    collections = readable_collections(request.user).annotate(
-        document_count=Count("documents", distinct=True),
-        ready_count=Count("documents", filter=Q(documents__status=DocumentStatus.READY), distinct=True),
-    )
+    collections = collections_with_counts(request.user)
     roles = dict(Membership.objects.filter(user=request.user).values_list("collection_id", "role"))
     data = CollectionSerializer(collections, many=True, context={"roles": roles}).data
     return Response(data)

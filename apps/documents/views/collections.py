@@ -4,23 +4,20 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from apps.documents.access import get_collection_for_user, readable_collections
+from apps.documents.access import get_collection_for_user
 from apps.documents.forms import MemberAddForm, MemberRoleForm
-from apps.documents.models import DocumentStatus, Membership
+from apps.documents.models import Membership
+from apps.documents.selectors import collections_with_counts
 from apps.documents.services.uploads import UploadRejected, document_add
 
 
 @login_required
 def collection_list(request: HttpRequest) -> HttpResponse:
-    collections = readable_collections(request.user).annotate(
-        document_count=Count("documents", distinct=True),
-        ready_count=Count("documents", filter=Q(documents__status=DocumentStatus.READY), distinct=True),
-    )
+    collections = collections_with_counts(request.user)
     return render(request, "documents/collection_list.html", {"collections": collections})
 
 
