@@ -113,6 +113,46 @@ def page_client_for(client, personas):
     return make
 
 
+@pytest.fixture
+def api_upload():
+    """Upload a file to the `lab` collection through the API; returns the created document's JSON."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    def upload(client, name: str, content: bytes) -> dict:
+        response = client.post(
+            reverse("api-document-list"),
+            {"collection": "lab", "file": SimpleUploadedFile(name, content)},
+            format="multipart",
+        )
+        assert response.status_code == 201, response.content
+        return response.json()
+
+    return upload
+
+
+@pytest.fixture
+def wait_for_ingest():
+    """Poll a document through the API until the worker has finished with it; returns its last JSON."""
+    import time
+
+    from django.urls import reverse
+
+    def wait(client, document_id: int, timeout: float = 120) -> dict:
+        url = reverse("api-document-detail", kwargs={"document_id": document_id})
+        stages = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            data = client.get(url).json()
+            stages.append(data["job"]["stage"])
+            if data["status"] in ("ready", "failed"):
+                return data | {"seen_stages": stages}
+            time.sleep(0.2)
+        pytest.fail(f"document {document_id} did not finish within {timeout} s (stages seen: {stages[-5:]})")
+
+    return wait
+
+
 @pytest.fixture(scope="session")
 def celery_worker_available():
     """The real worker started by the test command (portalctl.py test), answering on the broker."""

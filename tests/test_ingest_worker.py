@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -16,34 +15,13 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 DEMO = Path(__file__).resolve().parent.parent / "demo"
 
 
-def _wait_until_finished(client, document_id: int, timeout: float = 120) -> dict:
-    url = reverse("api-document-detail", kwargs={"document_id": document_id})
-    stages = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        data = client.get(url).json()
-        stages.append(data["job"]["stage"])
-        if data["status"] in ("ready", "failed"):
-            return data | {"seen_stages": stages}
-        time.sleep(0.2)
-    pytest.fail(f"document {document_id} did not finish within {timeout} s (stages seen: {stages[-5:]})")
-
-
-def _upload(client, name: str, content: bytes) -> dict:
-    response = client.post(
-        reverse("api-document-list"),
-        {"collection": "lab", "file": SimpleUploadedFile(name, content)},
-        format="multipart",
-    )
-    assert response.status_code == 201, response.content
-    return response.json()
-
-
-def test_a_pdf_upload_is_read_by_the_worker_with_page_locators(celery_worker_available, api_client_for):
+def test_a_pdf_upload_is_read_by_the_worker_with_page_locators(
+    celery_worker_available, api_client_for, api_upload, wait_for_ingest
+):
     client = api_client_for("editor")
     pdf = (DEMO / "papers" / "bmc-trials-15-1-511.pdf").read_bytes()
-    created = _upload(client, "trial.pdf", pdf)
-    done = _wait_until_finished(client, created["id"])
+    created = api_upload(client, "trial.pdf", pdf)
+    done = wait_for_ingest(client, created["id"])
     assert done["status"] == "ready", done["error"]
     assert done["page_count"] == 9 and done["chunk_count"] > 20
     chunks = Chunk.objects.filter(document_id=created["id"])
@@ -51,29 +29,33 @@ def test_a_pdf_upload_is_read_by_the_worker_with_page_locators(celery_worker_ava
     assert all(c.locator_precision == "bbox" and 1 <= c.page <= 9 and c.locator["rects"] for c in chunks)
 
 
-def test_a_corrupt_file_fails_with_a_reason_and_the_worker_goes_on(celery_worker_available, api_client_for):
+def test_a_corrupt_file_fails_with_a_reason_and_the_worker_goes_on(
+    celery_worker_available, api_client_for, api_upload, wait_for_ingest
+):
     client = api_client_for("editor")
-    broken = _upload(client, "broken.pdf", b"%PDF-1.7\n this is not really a PDF at all" * 10)
-    failed = _wait_until_finished(client, broken["id"])
+    broken = api_upload(client, "broken.pdf", b"%PDF-1.7\n this is not really a PDF at all" * 10)
+    failed = wait_for_ingest(client, broken["id"])
     assert failed["status"] == "failed" and failed["job"]["stage"] == "failed"
     assert "PDF" in failed["error"] and "Traceback" not in failed["error"]
     # the same worker then reads the next file, and the failed one left nothing behind
-    fine = _upload(client, "notes.md", b"# Notes\n\nThe worker is still up.\n\n## Next\n\nAnd reads this.\n")
-    assert _wait_until_finished(client, fine["id"])["status"] == "ready"
+    fine = api_upload(client, "notes.md", b"# Notes\n\nThe worker is still up.\n\n## Next\n\nAnd reads this.\n")
+    assert wait_for_ingest(client, fine["id"])["status"] == "ready"
     assert not Chunk.objects.filter(document_id=broken["id"]).exists()
     assert Document.objects.get(pk=fine["id"]).chunks.count() >= 1
 
 
-def test_reingest_replaces_chunks_without_duplicates(celery_worker_available, api_client_for):
+def test_reingest_replaces_chunks_without_duplicates(
+    celery_worker_available, api_client_for, api_upload, wait_for_ingest
+):
     client = api_client_for("editor")
     docx = (DEMO / "portal-guide.docx").read_bytes()
-    created = _upload(client, "guide.docx", docx)
-    first = _wait_until_finished(client, created["id"])
+    created = api_upload(client, "guide.docx", docx)
+    first = wait_for_ingest(client, created["id"])
     assert first["status"] == "ready"
     ids_before = set(Chunk.objects.filter(document_id=created["id"]).values_list("pk", flat=True))
     response = client.post(reverse("api-document-reingest", kwargs={"document_id": created["id"]}))
     assert response.status_code == 202
-    again = _wait_until_finished(client, created["id"])
+    again = wait_for_ingest(client, created["id"])
     chunks = Chunk.objects.filter(document_id=created["id"])
     assert again["status"] == "ready" and chunks.count() == first["chunk_count"]
     assert ids_before.isdisjoint(chunks.values_list("pk", flat=True))
@@ -104,7 +86,7 @@ def test_the_ingest_command_waits_for_the_worker_and_reports_bad_files(celery_wo
     assert Document.objects.get(original_name="plan.md").jobs.count() == 2
 
 
-def test_interrupted_ingestion_is_resumed(celery_worker_available, collection, api_client_for):
+def test_interrupted_ingestion_is_resumed(celery_worker_available, collection, api_client_for, wait_for_ingest):
     from io import StringIO
 
     from django.core.management import call_command
@@ -120,4 +102,4 @@ def test_interrupted_ingestion_is_resumed(celery_worker_available, collection, a
     call_command("resume_ingest", stdout=StringIO())
     stuck.refresh_from_db()
     assert stuck.stage == "failed" and "Interrupted" in stuck.error
-    assert _wait_until_finished(api_client_for("viewer"), doc.pk)["status"] == "ready"
+    assert wait_for_ingest(api_client_for("viewer"), doc.pk)["status"] == "ready"

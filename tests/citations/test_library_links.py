@@ -7,7 +7,6 @@ import time
 from pathlib import Path
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from apps.citations.models import Reference
@@ -81,24 +80,6 @@ def _guide_docx(title: str) -> bytes:
     return buffer.getvalue()
 
 
-def _upload_and_wait(client, name: str, content: bytes) -> int:
-    response = client.post(
-        reverse("api-document-list"),
-        {"collection": "lab", "file": SimpleUploadedFile(name, content)},
-        format="multipart",
-    )
-    assert response.status_code == 201, response.content
-    url = reverse("api-document-detail", kwargs={"document_id": response.json()["id"]})
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        data = client.get(url).json()
-        if data["status"] in ("ready", "failed"):
-            assert data["status"] == "ready", data["error"]
-            return data["id"]
-        time.sleep(0.3)
-    pytest.fail(f"{name} was not ingested in time")
-
-
 def _reference_number(client, document_id: int, number: int, *, until, timeout: float = 60) -> dict:
     url = reverse("api-document-references", kwargs={"document_id": document_id})
     deadline = time.monotonic() + timeout
@@ -112,15 +93,23 @@ def _reference_number(client, document_id: int, number: int, *, until, timeout: 
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.worker
-def test_a_reference_lights_up_when_the_cited_paper_is_added_later(celery_worker_available, api_client_for):
+def test_a_reference_lights_up_when_the_cited_paper_is_added_later(
+    celery_worker_available, api_client_for, api_upload, wait_for_ingest
+):
     client = api_client_for("editor")
-    paper = _upload_and_wait(client, "wheat.pdf", (DEMO / "papers" / "mdpi-metabolites-04-00932.pdf").read_bytes())
+
+    def _upload_and_wait(name: str, content: bytes) -> int:
+        done = wait_for_ingest(client, api_upload(client, name, content)["id"], timeout=180)
+        assert done["status"] == "ready", done["error"]
+        return done["id"]
+
+    paper = _upload_and_wait("wheat.pdf", (DEMO / "papers" / "mdpi-metabolites-04-00932.pdf").read_bytes())
     listing = client.get(reverse("api-document-references", kwargs={"document_id": paper})).json()
     assert listing["count"] >= 40
     entry = _reference_number(client, paper, 3, until=lambda e: True)
     assert CITED_TITLE.split()[0] in entry["text"] and entry["in_library"] is None
 
-    cited = _upload_and_wait(client, "fungi.docx", _guide_docx(CITED_TITLE))
+    cited = _upload_and_wait("fungi.docx", _guide_docx(CITED_TITLE))
     entry = _reference_number(client, paper, 3, until=lambda e: e["in_library"] is not None)
     assert entry["in_library"] == cited and entry["match_method"] == "title"
     # no other entry was linked to it by mistake
