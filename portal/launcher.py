@@ -219,6 +219,8 @@ def cmd_test(args: argparse.Namespace) -> int:
         env["MEDIA_ROOT"] = str(media)
         # A queue of this run's own, so that no other worker on the same Redis takes its tasks.
         env["PORTAL_QUEUE"] = f"portal-test-{os.getpid()}"
+        # Ids restart with every test database: a cache entry from an earlier run must never be found again.
+        env["PORTAL_CACHE_PREFIX"] = f"portal-test-{os.getpid()}-{int(time.time())}"
         worker_env = dict(env, DATABASE_URL=_with_database(env["DATABASE_URL"], env["DATABASE_TEST_NAME"]))
         stack.manage("prepare_models", env=worker_env)
         stack.start_worker(worker_env)

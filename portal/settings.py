@@ -106,6 +106,14 @@ CELERY_BROKER_URL = (
     "redis+socket://" + REDIS_URL.removeprefix("unix://") if REDIS_URL.startswith("unix://") else REDIS_URL
 )
 CELERY_TASK_SERIALIZER = "json"
+# The same Redis holds the search cache; keys are prefixed so they never meet the broker's.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": env_str("PORTAL_CACHE_PREFIX", "portal") or "portal",
+    }
+}
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-ingest leaves the message for another one
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -160,6 +168,16 @@ PORTAL_RERANK_MODEL = env_str("PORTAL_RERANK_MODEL", "")
 PORTAL_RERANK_URL = env_str("PORTAL_RERANK_URL", "")
 PORTAL_LLM_BASE_URL = env_str("PORTAL_LLM_BASE_URL", "")
 PORTAL_LLM_MODEL = env_str("PORTAL_LLM_MODEL", "")
+PORTAL_RERANK_TIMEOUT = env_int("PORTAL_RERANK_TIMEOUT", 10, minimum=1)  # seconds, for PORTAL_RERANK_URL
+
+# --- Search ---------------------------------------------------------------------------------------------------
+# Results are cached this long; keys carry each collection's last change, so a change makes old entries unreachable.
+PORTAL_SEARCH_CACHE_SECONDS = env_int("PORTAL_SEARCH_CACHE_SECONDS", 600, minimum=0)
+# Up to this many chunks in scope, vector search is exact (a sequential scan); above, it uses the HNSW index.
+PORTAL_VECTOR_EXACT_LIMIT = env_int("PORTAL_VECTOR_EXACT_LIMIT", 20000, minimum=0)
+PORTAL_HNSW_EF_SEARCH = env_int("PORTAL_HNSW_EF_SEARCH", 100, minimum=10)
+# Keyword indexes of this many collections are kept in each web process's memory (least recently used dropped).
+PORTAL_KEYWORD_INDEXES_IN_MEMORY = env_int("PORTAL_KEYWORD_INDEXES_IN_MEMORY", 16, minimum=1)
 
 # --- Auth, API --------------------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -13,6 +13,9 @@ class Collection(models.Model):
     slug = models.SlugField(max_length=100, unique=True)
     description = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The id of the collection's last IndexChange (apps.retrieval): search caches and keyword indexes compare it
+    # to know whether what they hold is still current.
+    index_version = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name"]

@@ -3,7 +3,8 @@ from __future__ import annotations
 from django.db import transaction
 
 from apps.citations.services.linking import relink_enqueue
-from apps.documents.models import Document
+from apps.documents.models import Collection, Document
+from apps.retrieval.services.changes import record_change
 
 
 def document_delete(*, document: Document) -> None:
@@ -11,7 +12,27 @@ def document_delete(*, document: Document) -> None:
     storage, name = document.file.storage, document.file.name
     collection_id = document.collection_id
     with transaction.atomic():
+        chunk_ids = list(document.chunks.values_list("id", flat=True))
+        document_id = document.pk
         document.delete()
+        record_change(collection_id=collection_id, document_id=document_id, removed_chunk_ids=chunk_ids)
         transaction.on_commit(lambda: storage.delete(name))
         # References elsewhere that pointed at it are unlinked at once (SET NULL); recompute the rest.
         relink_enqueue(collection_id)
+
+
+def collection_delete(*, collection: Collection) -> None:
+    """Delete a collection with its documents, chunks and search indexes, then its stored files."""
+    from apps.retrieval.keyword import store
+
+    files = [(d.file.storage, d.file.name) for d in collection.documents.only("file")]
+    collection_id = collection.pk
+    with transaction.atomic():
+        collection.delete()
+
+        def delete_files() -> None:
+            for storage, name in files:
+                storage.delete(name)
+
+        transaction.on_commit(delete_files)
+    store.forget(collection_id)

@@ -18,6 +18,7 @@ from apps.citations.services.linking import relink_enqueue
 from apps.citations.services.references import extract_references, store_references
 from apps.documents.models import Chunk, Document, DocumentStatus, IngestJob, JobStage
 from apps.documents.parsing import ChunkDraft, ParseError, chunk_document, parse_document
+from apps.retrieval.services.changes import record_change
 
 log = logging.getLogger(__name__)
 _BATCH = 200
@@ -71,7 +72,7 @@ def _no_text_reason(document: Document) -> str:
     return "No readable text was found in this file (text inside shapes or text boxes is not read yet)."
 
 
-def _chunk_row(document: Document, draft: ChunkDraft, page_sizes: dict) -> Chunk:
+def chunk_row(document: Document, draft: ChunkDraft, page_sizes: dict) -> Chunk:
     pages = {r.page for r in draft.rects}
     return Chunk(
         document=document,
@@ -152,13 +153,14 @@ def document_ingest(*, job_id: int) -> None:
         entries, mentions = extract_references(parsed, drafts, data)
         del data  # the largest object of a job: not kept through embedding
         clock.lap("references")
-        rows = [_chunk_row(document, d, parsed.page_sizes) for d in drafts]
+        rows = [chunk_row(document, d, parsed.page_sizes) for d in drafts]
         model_id = _embed(job, rows)
         clock.lap("embed")
         _progress(job, JobStage.INDEX, 0, len(rows))
         with transaction.atomic():
             # Readers see either the old chunks or the new ones, never half of each.
             Document.objects.select_for_update().filter(pk=document.pk).first()
+            old_chunk_ids = list(Chunk.objects.filter(document=document).values_list("id", flat=True))
             Chunk.objects.filter(document=document).delete()
             for start in range(0, len(rows), _BATCH):
                 Chunk.objects.bulk_create(rows[start : start + _BATCH])
@@ -176,6 +178,10 @@ def document_ingest(*, job_id: int) -> None:
             clock.lap("index")
             IngestJob.objects.filter(pk=job.pk).update(
                 stage=JobStage.DONE, done=len(rows), total=len(rows), finished_at=timezone.now(), timings=clock.laps
+            )
+            # Search (keyword indexes, cached results) follows from here.
+            record_change(
+                collection_id=document.collection_id, document_id=document.pk, removed_chunk_ids=old_chunk_ids
             )
             # A paper added today may be what yesterday's references cite, and the other way round.
             relink_enqueue(document.collection_id)

@@ -1,0 +1,381 @@
+"""Hybrid search: scope → keyword (BM25) and vector (pgvector) → reciprocal-rank fusion × section weight →
+optional rerank (deep) → snippets and locators. Every step that cannot run is skipped and said so in diagnostics.
+
+`search()` is what every surface calls; `rank()` is the retrieval core without hydration, also used by
+`manage.py evaluate` so that the benchmark measures the same code the users get.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+from django.conf import settings
+from django.db import DatabaseError
+from django.urls import reverse
+
+from apps.documents.access import AnyUser
+from apps.documents.models import Chunk, Collection
+from apps.retrieval.keyword import analyzer, store
+from apps.retrieval.search.cache import cache_get, cache_key, cache_set
+from apps.retrieval.search.fusion import reciprocal_rank_fusion
+from apps.retrieval.search.scope import chunks_in_scope, resolve_scope, scoped_chunks
+from apps.retrieval.search.types import DEPTH_PRESETS, Filters, SearchHit, SearchParams, SearchResponse
+from apps.retrieval.search.vector import vector_candidates
+
+log = logging.getLogger(__name__)
+
+CANDIDATES = 100  # per retriever: what fusion (and Recall@100) sees
+RERANK_POOL = 20
+CONTENT_CHARS = 300
+QUICK_HINT = "Quick search. A deep search reranks the results and adds the works they cite and related documents."
+
+
+@dataclass
+class Ranked:
+    chunk_id: int
+    score: float
+    source: str  # fusion | keyword | vector | rerank
+    stage_scores: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class Retrieval:
+    """What `rank` found and how: candidates best first, plus what the diagnostics report."""
+
+    ranked: list[Ranked]
+    mode_used: str
+    stages: list[str]
+    timings: dict[str, float]
+    candidates: dict[str, int]
+    degraded: list[str]
+    chunks_in_scope: int
+    vector_search: str | None
+    idf: dict[str, float]  # query term → idf (keyword stage), for snippets
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.laps: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = round((now - self._last) * 1000.0, 2)
+        self._last = now
+
+
+# ---- the embedder, optional --------------------------------------------------------------------------------
+def query_embedder():
+    """(embedder, None) or (None, reason): a model that cannot be loaded makes search keyword-only, not broken."""
+    try:
+        from apps.retrieval.embedding.encoder import get_embedder
+
+        return get_embedder(settings.PORTAL_EMBEDDING_MODEL), None
+    except Exception as exc:  # a missing folder, a corrupt file, no torch: all mean "no vectors"
+        log.warning("embedding model unavailable for search", exc_info=True)
+        return None, f"vectors unavailable ({type(exc).__name__}: {exc}); keyword results only"
+
+
+@lru_cache(maxsize=512)
+def _query_vector(model_id: str, query: str) -> np.ndarray:
+    # Keyed on the model id too, so a model change never reuses another space's vector.
+    embedder, _ = query_embedder()
+    return embedder.embed_query(query)
+
+
+# ---- retrieval core ------------------------------------------------------------------------------------------
+def rank(
+    collections: list[Collection], query: str, mode: str, filters: Filters, embedder=None, pool: int = CANDIDATES
+) -> Retrieval:
+    """Candidates from the chosen retrievers, fused; `embedder` None with a vector mode degrades to keyword."""
+    clock = _Clock()
+    ids = [c.id for c in collections]
+    degraded: list[str] = []
+    stages: list[str] = []
+    rankings: dict[str, list[int]] = {}
+    stage_scores: dict[str, dict[int, float]] = {}
+    counts: dict[str, int] = {}
+    idf: dict[str, float] = {}
+    use_keyword = mode in ("keyword", "hybrid")
+    use_vector = mode in ("vector", "hybrid")
+    if use_vector and embedder is None:
+        _, reason = query_embedder()
+        degraded.append(reason or "vectors unavailable; keyword results only")
+        use_vector, use_keyword = False, True
+    allowed = set(scoped_chunks(ids, filters).values_list("id", flat=True)) if filters.active() else None
+    in_scope = chunks_in_scope(ids, filters)
+    clock.lap("scope")
+
+    vector_search = None
+    if use_vector:
+        try:
+            vector = _query_vector(embedder.model_id, query)
+            clock.lap("embed_query")
+            exact = in_scope <= settings.PORTAL_VECTOR_EXACT_LIMIT
+            nearest, vector_search = vector_candidates(
+                scoped_chunks(ids, filters), vector, embedder.model_id, pool, exact
+            )
+            rankings["vector"] = [chunk_id for chunk_id, _ in nearest]
+            stage_scores["vector"] = {chunk_id: 1.0 - float(distance) for chunk_id, distance in nearest}
+            counts["vector"] = len(nearest)
+            stages.append("vector")
+        except DatabaseError as exc:
+            log.warning("vector search failed", exc_info=True)
+            degraded.append(f"vector search failed ({type(exc).__name__}); keyword results only")
+            use_keyword = True
+        clock.lap("vector")
+
+    if use_keyword:
+        found: list[tuple[int, float]] = []
+        terms = analyzer.query_terms(query)
+        for collection in collections:
+            entry = store.current_index(collection.id, collection.index_version)
+            with entry.lock:
+                found.extend(entry.index.search_terms(terms, pool, allowed))
+                for term in terms:
+                    idf[term] = max(idf.get(term, 0.0), entry.index.idf(term))
+        # Scores of two collections' indexes are on similar scales (same formula, own statistics): merged by score.
+        found.sort(key=lambda item: -item[1])
+        found = found[:pool]
+        rankings["keyword"] = [chunk_id for chunk_id, _ in found]
+        stage_scores["keyword"] = dict(found)
+        counts["keyword"] = len(found)
+        stages.insert(0, "keyword")
+        clock.lap("keyword")
+
+    # One query for the weights of every candidate; it is also the last scope check (a chunk deleted since an
+    # index was loaded, or outside the filters, drops out here).
+    union = {chunk_id for ranking in rankings.values() for chunk_id in ranking}
+    weights = dict(scoped_chunks(ids, filters).filter(id__in=union).values_list("id", "weight")) if union else {}
+    for name in rankings:
+        rankings[name] = [chunk_id for chunk_id in rankings[name] if chunk_id in weights]
+    if len(rankings) == 2:
+        fused = reciprocal_rank_fusion(rankings, weights)
+        source = "fusion"
+        stages.append("fusion")
+    else:
+        only = next(iter(rankings), None)
+        source = only or "keyword"
+        scores = stage_scores.get(only, {})
+        fused = sorted(
+            ((chunk_id, scores[chunk_id] * weights[chunk_id]) for chunk_id in rankings.get(only, [])),
+            key=lambda item: -item[1],
+        )
+    ranked = [
+        Ranked(chunk_id, score, source, {n: round(s[chunk_id], 6) for n, s in stage_scores.items() if chunk_id in s})
+        for chunk_id, score in fused[:pool]
+    ]
+    counts["fused"] = len(fused)
+    clock.lap("fusion")
+    return Retrieval(
+        ranked=ranked,
+        mode_used="hybrid" if len(rankings) == 2 else (next(iter(rankings), "keyword")),
+        stages=stages,
+        timings=clock.laps,
+        candidates=counts,
+        degraded=degraded,
+        chunks_in_scope=in_scope,
+        vector_search=vector_search,
+        idf=idf,
+    )
+
+
+# ---- rerank ----------------------------------------------------------------------------------------------------
+def _rerank(query: str, ranked: list[Ranked], texts: dict[int, str], reranker, diagnostics: dict) -> list[Ranked]:
+    from apps.retrieval.rerank import RerankUnavailable
+
+    info = diagnostics["reranker"]
+    if not reranker.configured:
+        diagnostics["degraded"].append("no reranker configured: results in fused order")
+        return ranked
+    ok, reason = reranker.available()
+    info["available"] = ok
+    if not ok:
+        info["reason"] = reason
+        diagnostics["degraded"].append(f"reranker unavailable ({reason}): results in fused order")
+        return ranked
+    pool = ranked[:RERANK_POOL]
+    try:
+        scores = reranker.scores(query, [texts[r.chunk_id] for r in pool])
+    except RerankUnavailable as exc:
+        info["available"], info["reason"] = False, str(exc)
+        diagnostics["degraded"].append(f"reranker failed ({exc}): results in fused order")
+        return ranked
+    info["used"] = True
+    for item, score in zip(pool, scores, strict=True):
+        item.stage_scores["rerank"] = round(float(score), 6)
+        item.stage_scores.setdefault(item.source, round(item.score, 6))
+        item.score, item.source = float(score), "rerank"
+    pool.sort(key=lambda r: -r.score)  # stable: equal rerank scores keep the fused order
+    return pool + ranked[RERANK_POOL:]
+
+
+# ---- hydration -------------------------------------------------------------------------------------------------
+def viewer_url(chunk: Chunk) -> str:
+    return reverse("document-detail", args=[chunk.document_id]) + f"?chunk={chunk.chunk_index}"
+
+
+def _hit(chunk: Chunk, item: Ranked, query: str, idf: dict[str, float], snippet_chars: int) -> SearchHit:
+    from apps.retrieval.snippets import make_snippet
+
+    document = chunk.document
+    locator = chunk.locator or {}
+    pages = {str(p) for p in range(chunk.page or 0, (chunk.page_end or chunk.page or 0) + 1)} if chunk.page else set()
+    page_sizes = locator.get("page_sizes") or {}
+    return SearchHit(
+        chunk_id=chunk.pk,
+        chunk_index=chunk.chunk_index,
+        document_id=document.pk,
+        collection=document.collection.slug,
+        title=document.display_title,
+        authors=list(document.authors or []),
+        year=document.year,
+        journal=document.journal,
+        doi=document.doi,
+        source=document.original_name,
+        doc_type=document.doc_type,
+        section=chunk.section,
+        heading_path=list(chunk.heading_path or []),
+        chunk_type=chunk.chunk_type,
+        content=chunk.text[:CONTENT_CHARS],
+        text=chunk.text,
+        snippet_html=make_snippet(chunk.text, query, (lambda t: idf.get(t, 0.0)) if idf else None, snippet_chars),
+        locator_precision=chunk.locator_precision,
+        locator_degraded=chunk.locator_degraded,
+        page=chunk.page,
+        page_end=chunk.page_end,
+        rects=list(locator.get("rects") or []),
+        page_size={p: size for p, size in page_sizes.items() if str(p) in pages},
+        para_start=chunk.para_start,
+        para_end=chunk.para_end,
+        para_ids=list(locator.get("para_ids") or []),
+        line_start=chunk.line_start,
+        line_end=chunk.line_end,
+        weight=chunk.weight,
+        score=round(item.score, 6),
+        score_source=item.source,
+        scores=item.stage_scores,
+        viewer_url=viewer_url(chunk),
+    )
+
+
+def _deep_extras(hits: list[SearchHit]) -> None:
+    from apps.citations.services.chains import cited_references
+    from apps.citations.services.related import related_documents
+    from apps.documents.models import Document
+
+    related_by_document: dict[int, list[dict]] = {}
+    for hit in hits:
+        chain = cited_references([hit.chunk_id])
+        hit.citations_out = chain["matched"] + chain["unmatched"]
+        if hit.document_id not in related_by_document:
+            document = Document.objects.get(pk=hit.document_id)
+            related_by_document[hit.document_id] = related_documents(document, limit=3)
+        hit.related = related_by_document[hit.document_id]
+
+
+# ---- the entry point ---------------------------------------------------------------------------------------------
+def search(user: AnyUser, params: SearchParams) -> SearchResponse:
+    """Search what `user` may read. Raises InvalidSearch (bad parameters) or CollectionNotFound."""
+    started = time.perf_counter()
+    p = params.resolved()
+    preset = DEPTH_PRESETS[p.depth]
+    collections = resolve_scope(user, p.collections)
+    from apps.retrieval.rerank import NoReranker, get_reranker
+
+    reranker = get_reranker() if p.rerank else NoReranker()
+    embedder, _ = query_embedder() if p.mode != "keyword" else (None, None)
+    public_params = {
+        "collections": [c.slug for c in collections],
+        "filters": p.filters.as_dict(),
+        "mode": p.mode,
+        "depth": p.depth,
+        "top_k": p.top_k,
+        "snippet": p.snippet_chars,
+        "rerank": p.rerank,
+    }
+    key = cache_key(
+        scope=[(c.id, c.index_version) for c in collections],
+        params={"query": p.query, **public_params},
+        reranker=reranker.name,
+        embedding_model=embedder.model_id if embedder else "",
+    )
+    if p.use_cache and (payload := cache_get(key)) is not None:
+        response = _from_payload(payload)
+        response.cached = True
+        response.diagnostics["timings_ms"] = {"cache": round((time.perf_counter() - started) * 1000.0, 2)}
+        return response
+
+    retrieval = rank(collections, p.query, p.mode, p.filters, embedder)
+    diagnostics = {
+        "mode": p.mode,
+        "mode_used": retrieval.mode_used,
+        "depth": p.depth,
+        "stages": list(retrieval.stages),
+        "reranker": {"name": reranker.name, "available": False, "used": False, "reason": ""},
+        "timings_ms": dict(retrieval.timings),
+        "candidates": dict(retrieval.candidates),
+        "degraded": list(retrieval.degraded),
+        "collections": [c.slug for c in collections],
+        "chunks_in_scope": retrieval.chunks_in_scope,
+        "vector_search": retrieval.vector_search,
+    }
+    if not p.rerank:
+        diagnostics["reranker"]["reason"] = "not requested (quick search)"
+    clock = _Clock()
+    ranked = retrieval.ranked
+    wanted = ranked[: max(p.top_k, RERANK_POOL if p.rerank else 0)]
+    chunks = {
+        c.pk: c
+        for c in Chunk.objects.filter(pk__in=[r.chunk_id for r in wanted])
+        .select_related("document__collection")
+        .defer("embedding")
+    }
+    wanted = [r for r in wanted if r.chunk_id in chunks]
+    clock.lap("hydrate")
+    if p.rerank:
+        wanted = _rerank(p.query, wanted, {k: c.text for k, c in chunks.items()}, reranker, diagnostics)
+        if diagnostics["reranker"]["used"]:
+            diagnostics["stages"].append("rerank")
+            diagnostics["candidates"]["reranked"] = min(len(wanted), RERANK_POOL)
+        clock.lap("rerank")
+    hits = [_hit(chunks[r.chunk_id], r, p.query, retrieval.idf, p.snippet_chars) for r in wanted[: p.top_k]]
+    diagnostics["stages"].append("snippet")
+    clock.lap("snippet")
+    if preset.chain or preset.related:
+        _deep_extras(hits)
+        diagnostics["stages"] += ["chain", "related"]
+        clock.lap("chain_related")
+    diagnostics["candidates"]["returned"] = len(hits)
+    diagnostics["timings_ms"].update(clock.laps)
+    diagnostics["timings_ms"]["total"] = round((time.perf_counter() - started) * 1000.0, 2)
+    response = SearchResponse(
+        query=p.query,
+        params=public_params,
+        hits=hits,
+        diagnostics=diagnostics,
+        hint=QUICK_HINT if p.depth == "quick" else "",
+    )
+    if p.use_cache and _cacheable(diagnostics):
+        cache_set(key, response.as_dict())
+    return response
+
+
+def _cacheable(diagnostics: dict) -> bool:
+    # A fault that may clear (model, database, reranker endpoint) is not kept; "no reranker configured" is the
+    # steady state of an install, so results without one are.
+    return all(note.startswith("no reranker configured") for note in diagnostics["degraded"])
+
+
+def _from_payload(payload: dict) -> SearchResponse:
+    return SearchResponse(
+        query=payload["query"],
+        params=payload["params"],
+        hits=[SearchHit(**hit) for hit in payload["results"]],
+        diagnostics=payload["diagnostics"],
+        hint=payload["hint"],
+    )
