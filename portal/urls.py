@@ -4,6 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from apps.citations import api as conversation_api
+from apps.retrieval import api
 from portal import views
 
 api_v1 = [
@@ -14,6 +15,7 @@ api_v1 = [
         conversation_api.conversation_detail,
         name="api-conversation-detail",
     ),
+    path("search", api.search, name="api-search"),
 ]
 
 urlpatterns = [
@@ -23,5 +25,6 @@ urlpatterns = [
     path("accounts/token/", views.api_token, name="api-token"),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("", include("apps.retrieval.urls")),
     path("", include("apps.documents.urls")),
 ]

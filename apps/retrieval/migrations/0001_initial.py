@@ -5,36 +5,49 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('documents', '0005_collection_index_version'),
+        ("documents", "0005_collection_index_version"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='KeywordSnapshot',
+            name="KeywordSnapshot",
             fields=[
-                ('collection', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='+', serialize=False, to='documents.collection')),
-                ('upto_change', models.BigIntegerField(default=0)),
-                ('analyzer_version', models.CharField(max_length=20)),
-                ('chunk_count', models.PositiveIntegerField(default=0)),
-                ('data', models.BinaryField()),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                (
+                    "collection",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="+",
+                        serialize=False,
+                        to="documents.collection",
+                    ),
+                ),
+                ("upto_change", models.BigIntegerField(default=0)),
+                ("analyzer_version", models.CharField(max_length=20)),
+                ("chunk_count", models.PositiveIntegerField(default=0)),
+                ("data", models.BinaryField()),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
         ),
         migrations.CreateModel(
-            name='IndexChange',
+            name="IndexChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('document_id', models.BigIntegerField()),
-                ('removed_chunk_ids', models.JSONField(default=list)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('collection', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='documents.collection')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("document_id", models.BigIntegerField()),
+                ("removed_chunk_ids", models.JSONField(default=list)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "collection",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="documents.collection"
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['collection', 'id'], name='indexchange_collection_id')],
+                "indexes": [models.Index(fields=["collection", "id"], name="indexchange_collection_id")],
             },
         ),
     ]

@@ -1,0 +1,219 @@
+"""GET /api/v1/search, and the query parameters of a search that the search page reads the same way."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.decorators import api_view
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from apps.retrieval.search.service import search as run_search
+from apps.retrieval.search.types import (
+    DEPTHS,
+    MAX_TOP_K,
+    MODES,
+    SNIPPET_LIMITS,
+    CollectionNotFound,
+    Filters,
+    InvalidSearch,
+    SearchParams,
+)
+
+_WHOLE_NUMBER = re.compile(r"[+-]?\d{1,12}")
+_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+
+
+class StrictIntegerField(forms.Field):
+    """A whole number written as digits only: "3.0", "3e2" and " 3 x" are refused (IntegerField takes "3.0")."""
+
+    def __init__(self, *, minimum: int | None = None, maximum: int | None = None, **kwargs) -> None:
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+        self.minimum, self.maximum = minimum, maximum
+
+    def to_python(self, value: Any) -> int | None:
+        text = "" if value is None else str(value).strip()
+        if not text:
+            return None
+        if not _WHOLE_NUMBER.fullmatch(text):
+            raise forms.ValidationError("must be a whole number", code="invalid")
+        number = int(text)
+        if (self.minimum is not None and number < self.minimum) or (self.maximum is not None and number > self.maximum):
+            raise forms.ValidationError(f"must be between {self.minimum} and {self.maximum}", code="range")
+        return number
+
+
+class OptionalBooleanField(forms.Field):
+    """true/false (also 1/0, yes/no, on/off); empty means "the depth decides"."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> bool | None:
+        text = "" if value is None else str(value).strip().lower()
+        if not text:
+            return None
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise forms.ValidationError("must be true or false", code="invalid")
+
+
+class SearchQueryForm(forms.Form):
+    """The query string of a search, for the API and the page alike. Values the service itself checks (mode, depth,
+    top_k and snippet ranges, the query) are passed through, so that its messages are the ones people read."""
+
+    q = forms.CharField(required=False, strip=False)
+    mode = forms.CharField(required=False)
+    depth = forms.CharField(required=False)
+    top_k = StrictIntegerField()
+    snippet = StrictIntegerField()
+    rerank = OptionalBooleanField()
+    authors = forms.CharField(required=False, max_length=300)
+    title = forms.CharField(required=False, max_length=300)
+    journal = forms.CharField(required=False, max_length=300)
+    kind = forms.CharField(required=False, max_length=20)
+    year_from = StrictIntegerField(minimum=0, maximum=9999)
+    year_to = StrictIntegerField(minimum=0, maximum=9999)
+    section = forms.CharField(required=False, max_length=300)
+    document = StrictIntegerField(minimum=1, maximum=2**31 - 1)
+
+    def search_params(self, collections: tuple[str, ...]) -> SearchParams:
+        """The SearchParams of a valid form; call is_valid() first."""
+        data = self.cleaned_data
+        filters = Filters(
+            authors=data["authors"].strip(),
+            title=data["title"].strip(),
+            journal=data["journal"].strip(),
+            kind=data["kind"].strip().lower().lstrip("."),
+            year_from=data["year_from"],
+            year_to=data["year_to"],
+            section=data["section"].strip(),
+            document=data["document"],
+        )
+        return SearchParams(
+            query=data["q"],
+            collections=collections,
+            filters=filters,
+            mode=data["mode"].strip() or "hybrid",
+            depth=data["depth"].strip() or "quick",
+            top_k=data["top_k"],
+            snippet_chars=data["snippet"],
+            rerank=data["rerank"],
+        )
+
+
+def first_errors(form: forms.Form) -> dict[str, list[str]]:
+    """Form errors in the documents API's shape: {"field": ["message", ...]}."""
+    return {name: [str(message) for message in messages] for name, messages in form.errors.items()}
+
+
+# ---- the response, for the OpenAPI schema (the view returns SearchResponse.as_dict() itself) -----------------
+class SearchHitSerializer(serializers.Serializer):
+    chunk_id = serializers.IntegerField()
+    chunk_index = serializers.IntegerField()
+    document_id = serializers.IntegerField()
+    collection = serializers.CharField(help_text="the collection's slug")
+    title = serializers.CharField()
+    authors = serializers.ListField(child=serializers.CharField())
+    year = serializers.IntegerField(allow_null=True)
+    journal = serializers.CharField()
+    doi = serializers.CharField()
+    source = serializers.CharField(help_text="the original file name")
+    doc_type = serializers.CharField()
+    section = serializers.CharField()
+    heading_path = serializers.ListField(child=serializers.CharField())
+    chunk_type = serializers.CharField()
+    content = serializers.CharField(help_text="the chunk text, cut to 300 characters")
+    text = serializers.CharField(help_text="the whole chunk text")
+    snippet_html = serializers.CharField(help_text="HTML-escaped window around the query terms, terms in <mark>")
+    locator_precision = serializers.CharField(help_text="bbox | paragraph | file")
+    locator_degraded = serializers.BooleanField()
+    page = serializers.IntegerField(allow_null=True)
+    page_end = serializers.IntegerField(allow_null=True)
+    rects = serializers.ListField(child=serializers.DictField())
+    page_size = serializers.DictField()
+    para_start = serializers.IntegerField(allow_null=True)
+    para_end = serializers.IntegerField(allow_null=True)
+    para_ids = serializers.ListField(child=serializers.CharField())
+    line_start = serializers.IntegerField(allow_null=True)
+    line_end = serializers.IntegerField(allow_null=True)
+    weight = serializers.FloatField()
+    score = serializers.FloatField()
+    score_source = serializers.CharField(help_text="rerank | fusion | keyword | vector")
+    scores = serializers.DictField(child=serializers.FloatField(allow_null=True))
+    viewer_url = serializers.CharField()
+    citations_out = serializers.ListField(child=serializers.DictField(), help_text="deep: the hit's own references")
+    related = serializers.ListField(child=serializers.DictField(), help_text="deep: related documents")
+
+
+class SearchResponseSerializer(serializers.Serializer):
+    query = serializers.CharField()
+    params = serializers.DictField()
+    results = SearchHitSerializer(many=True)
+    diagnostics = serializers.DictField(help_text="mode used, reranker, timings, candidates, degraded notes")
+    hint = serializers.CharField()
+    cached = serializers.BooleanField()
+
+
+_FILTER_PARAMETERS = [
+    OpenApiParameter("authors", str, description="substring of any author, case-insensitive"),
+    OpenApiParameter("title", str, description="substring of the title, case-insensitive"),
+    OpenApiParameter("journal", str, description="substring of the journal, case-insensitive"),
+    OpenApiParameter("kind", str, description="document type: pdf, docx, md, txt, html, xlsx"),
+    OpenApiParameter("year_from", int, description="published in this year or later"),
+    OpenApiParameter("year_to", int, description="published in this year or earlier"),
+    OpenApiParameter("section", str, description="substring of the passage's section, case-insensitive"),
+    OpenApiParameter("document", int, description="only this document (its id)"),
+]
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter("q", str, required=True, description="what to search for (at most 1000 characters)"),
+        OpenApiParameter(
+            "collection",
+            str,
+            many=True,
+            description="a collection's slug; repeat for several; omitted: every collection the caller may read",
+        ),
+        OpenApiParameter("mode", str, enum=list(MODES), description="default hybrid"),
+        OpenApiParameter(
+            "depth", str, enum=list(DEPTHS), description="quick (default) or deep: rerank, cited references, related"
+        ),
+        OpenApiParameter("top_k", int, description=f"hits to return, 1–{MAX_TOP_K} (default: the depth's)"),
+        OpenApiParameter(
+            "snippet",
+            int,
+            description=f"snippet length, {SNIPPET_LIMITS[0]}–{SNIPPET_LIMITS[1]} characters (default: the depth's)",
+        ),
+        OpenApiParameter("rerank", OpenApiTypes.BOOL, description="rerank the candidates (default: the depth's)"),
+        *_FILTER_PARAMETERS,
+    ],
+    responses=SearchResponseSerializer,
+)
+@api_view(["GET"])
+def search(request: Request) -> Response:
+    """Search passages of the caller's collections; every hit carries its locator (page, rectangles, paragraphs,
+    lines) and a link into the source."""
+    form = SearchQueryForm(request.query_params)
+    if not form.is_valid():
+        raise ValidationError(first_errors(form))
+    slugs = tuple(dict.fromkeys(s.strip() for s in request.query_params.getlist("collection") if s.strip()))
+    try:
+        response = run_search(request.user, form.search_params(slugs))
+    except InvalidSearch as exc:
+        raise ValidationError({"detail": str(exc)}) from None
+    except CollectionNotFound:
+        # The same answer as the access helpers give, for a missing and for a hidden collection alike.
+        raise NotFound("No such collection.") from None
+    return Response(response.as_dict())

@@ -1,0 +1,103 @@
+"""The search page of a collection: a form, and its results as a whole page or as the htmx partial."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+
+from apps.documents.access import get_collection_for_user
+from apps.documents.models import Collection
+from apps.retrieval.api import SearchQueryForm
+from apps.retrieval.search.service import search as run_search
+from apps.retrieval.search.types import DEPTHS, MODES, CollectionNotFound, InvalidSearch, SearchHit
+
+FILTER_FIELDS = ("authors", "title", "journal", "kind", "year_from", "year_to", "section")
+
+
+def locator_label(hit: SearchHit) -> str:
+    """Where the passage is, as a person reads it: "§ Methods · p. 4", "§ Results · paragraph 12"."""
+    parts = [f"§ {hit.section}"] if hit.section else []
+    if hit.page:
+        last = hit.page_end if hit.page_end and hit.page_end != hit.page else None
+        parts.append(f"pp. {hit.page}–{last}" if last else f"p. {hit.page}")
+    elif hit.para_start is not None:
+        # Paragraph ordinals are counted from 0 in the index; people count from 1.
+        first, last = hit.para_start + 1, (hit.para_end if hit.para_end is not None else hit.para_start) + 1
+        parts.append(f"paragraphs {first}–{last}" if last != first else f"paragraph {first}")
+    elif hit.line_start:
+        last = hit.line_end if hit.line_end and hit.line_end != hit.line_start else None
+        parts.append(f"lines {hit.line_start}–{last}" if last else f"line {hit.line_start}")
+    return " · ".join(parts)
+
+
+def bibliographic_line(hit: SearchHit) -> str:
+    """Who, when and where, whichever of them the document has: "Smith, Lee, Chen et al. · 2019 · Nature"."""
+    authors = ", ".join(hit.authors[:3]) + (" et al." if len(hit.authors) > 3 else "")
+    return " · ".join(part for part in (authors, str(hit.year or ""), hit.journal) if part)
+
+
+def viewer_link(hit: SearchHit) -> str:
+    """The hit's place in its document: the viewer when the service gives one, else the document page."""
+    if hit.viewer_url:
+        return hit.viewer_url
+    page = reverse("document-detail", kwargs={"document_id": hit.document_id})
+    return f"{page}?chunk={hit.chunk_index}#chunk-{hit.chunk_index}"
+
+
+@login_required
+def collection_search(request: HttpRequest, slug: str) -> HttpResponse:
+    collection, rights = get_collection_for_user(request.user, slug)
+    form = SearchQueryForm(request.GET)
+    response, error = None, ""
+    if "q" in request.GET:
+        if not form.is_valid():
+            error = "; ".join(f"{name}: {' '.join(messages)}" for name, messages in form.errors.items())
+        else:
+            try:
+                response = run_search(request.user, form.search_params((collection.slug,)))
+            except InvalidSearch as exc:
+                error = str(exc)
+            except CollectionNotFound:
+                raise Http404("No such collection.") from None
+    deep_query = request.GET.copy()
+    deep_query["depth"] = "deep"
+    values = {name: request.GET.get(name, "") for name in ("q", "mode", "depth", *FILTER_FIELDS)}
+    context = {
+        "collection": collection,
+        "rights": rights,
+        "values": values,
+        "modes": MODES,
+        "depths": DEPTHS,
+        "filters_open": any(values[name].strip() for name in FILTER_FIELDS),
+        "response": response,
+        "kinds": _kinds(collection, values["kind"]),
+        "rows": [_row(hit) for hit in response.hits] if response else [],
+        "error": error,
+        "searched": "q" in request.GET,
+        "deep_url": f"{request.path}?{deep_query.urlencode()}",
+        "show_deep": response is not None and response.params.get("depth", values["depth"] or "quick") != "deep",
+    }
+    # htmx's own requests get the results only; a boosted link or a history restore needs the whole page.
+    partial = request.htmx and not request.htmx.boosted and not request.htmx.history_restore_request
+    template = "retrieval/_search_results.html" if partial else "retrieval/search.html"
+    page = render(request, template, context)
+    patch_vary_headers(page, ["HX-Request"])
+    return page
+
+
+def _row(hit: SearchHit) -> dict:
+    return {
+        "hit": hit,
+        "locator": locator_label(hit),
+        "bibliographic": bibliographic_line(hit),
+        "url": viewer_link(hit),
+    }
+
+
+def _kinds(collection: Collection, chosen: str) -> list[str]:
+    """The document types present in the collection (and the one asked for, even if absent)."""
+    kinds = set(collection.documents.exclude(doc_type="").order_by().values_list("doc_type", flat=True).distinct())
+    return sorted(kinds | ({chosen} if chosen else set()))
