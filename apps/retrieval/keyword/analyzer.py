@@ -107,3 +107,72 @@ def terms(text: str) -> list[str]:
 def query_terms(text: str) -> list[str]:
     """Query-side terms: the same analysis as `terms`, each term once, in first-seen order."""
     return list(dict.fromkeys(terms(text)))
+
+
+# Conjoining Hangul vowels and final consonants: NFKC composes them with the character before, so they must stay
+# in the same normalisation piece as it (see _normalize_mapped).
+_JAMO_CONTINUATION = re.compile("[\u1160-\u11ff\ud7b0-\ud7ff]")
+
+
+def _normalize_mapped(text: str) -> tuple[str, list[int], list[int]]:
+    """NFKC + casefold of `text`, plus for each output character the [start, end) of the input it came from.
+
+    Normalised piece by piece (a character with the combining marks after it), because NFKC and casefold can
+    change lengths (ﬁ → fi, ß → ss, e + ◌́ → é) and only whole pieces map back to the original unambiguously."""
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        j = i + 1
+        while j < n and (unicodedata.combining(text[j]) or _JAMO_CONTINUATION.match(text[j])):
+            j += 1
+        piece = unicodedata.normalize("NFKC", text[i:j]).casefold()
+        parts.append(piece)
+        starts.extend([i] * len(piece))
+        ends.extend([j] * len(piece))
+        i = j
+    return "".join(parts), starts, ends
+
+
+def term_spans(text: str) -> list[tuple[int, int, str]]:
+    """`terms(text)` with where each term stands in `text`: (start, end, term), end exclusive, in order.
+
+    For highlighting: offsets are in the original (un-normalised) `text`, so ＤＮＡ or "cafe\\u0301" are covered
+    whole. A CJK run yields one span per bigram (two characters each, overlapping by one)."""
+    if text.isascii():
+        # ASCII is its own NFKC and casefolds character for character: offsets need no map.
+        norm, starts, ends = text.lower(), None, None
+    else:
+        norm, starts, ends = _normalize_mapped(text)
+    out: list[tuple[int, int, str]] = []
+
+    def add(start: int, end: int, term: str) -> None:
+        if starts is None or ends is None:
+            out.append((start, end, term))
+        else:
+            out.append((starts[start], ends[end - 1], term))
+
+    # The same rules, in the same order, as `terms`.
+    for match in _TOKEN.finditer(norm):
+        token, (start, end) = match.group(), match.span()
+        kind = match.lastgroup
+        if kind == "word":
+            term = _word_term(token)
+            if term:
+                add(start, end, term)
+        elif kind == "cjk":
+            if len(token) == 1:
+                add(start, end, token)
+            else:
+                for k in range(len(token) - 1):
+                    add(start + k, start + k + 2, token[k : k + 2])
+        elif _THOUSANDS.fullmatch(token):
+            add(start, end, token.replace(",", ""))
+        elif "," in token:
+            for part in token.split(","):
+                add(start, start + len(part), part)
+                start += len(part) + 1
+        else:
+            add(start, end, token)
+    return out
