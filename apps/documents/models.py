@@ -81,6 +81,9 @@ class Document(models.Model):
     # never comparing vectors from two models.
     embedding_model = models.CharField(max_length=300, blank=True)
     needs_ocr_pages = models.JSONField(default=list, blank=True)
+    # Mean of the chunk vectors, kept at ingest: "related documents" compares these instead of averaging every
+    # chunk of the collection on each request.
+    centroid = VectorField(null=True, blank=True, editable=False)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -23,6 +23,7 @@ from apps.retrieval.rerank import (
     get_reranker,
 )
 from apps.retrieval.rerank import cross_encoder as ce_module
+from tests.retrieval.tiny_models import build_tiny_cross_encoder
 
 QUERY = "protein folding in the cell"
 TEXTS = [
@@ -73,32 +74,11 @@ def test_get_reranker_with_a_model_and_when_both_are_set_the_model_wins(settings
 
 # ---- CrossEncoder with a tiny local model ----------------------------------------------------------------------
 WORDS = sorted({word for text in [QUERY, *TEXTS] for word in text.split()} | {"unrelated", "words"})
-VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS]
 
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory) -> str:
-    """A 2-layer BERT with a one-label head and its tokenizer, saved like any cross-encoder folder (~0.1 MB)."""
-    import torch
-    from transformers import BertConfig, BertForSequenceClassification, BertTokenizerFast
-
-    folder = tmp_path_factory.mktemp("tiny-cross-encoder")
-    (folder / "vocab.txt").write_text("\n".join(VOCAB) + "\n", encoding="utf-8")
-    tokenizer = BertTokenizerFast(vocab_file=str(folder / "vocab.txt"), do_lower_case=True)
-    config = BertConfig(
-        vocab_size=len(VOCAB),
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=64,
-        num_labels=1,
-        initializer_range=0.5,  # large random weights, so different texts get clearly different scores
-    )
-    torch.manual_seed(0)
-    BertForSequenceClassification(config).save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return str(folder)
+    return build_tiny_cross_encoder(tmp_path_factory.mktemp("tiny-cross-encoder"), WORDS)
 
 
 @pytest.fixture(autouse=True)

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
 import pytest
 from django.db import transaction
 
@@ -14,6 +19,7 @@ from apps.retrieval.search.fusion import reciprocal_rank_fusion
 from apps.retrieval.search.service import search
 from apps.retrieval.search.types import CollectionNotFound, Filters, InvalidSearch, SearchParams
 from apps.retrieval.services.changes import record_change
+from tests.retrieval.tiny_models import build_tiny_cross_encoder
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -262,3 +268,73 @@ def test_search_never_loads_a_deleted_collections_index(library, personas, colle
     Collection.objects.filter(pk=collection.pk).delete()
     assert not KeywordSnapshot.objects.filter(pk=collection.pk).exists()
     assert not store.refresh_snapshot(collection.pk)
+
+
+# ---- rerank through the service -------------------------------------------------------------------------------
+class _RerankHandler(BaseHTTPRequestHandler):
+    """POST /rerank in the Cohere shape, preferring the shortest text (the reverse of what fusion would say)."""
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        results = [{"index": i, "relevance_score": 1.0 / len(doc)} for i, doc in enumerate(body["documents"])]
+        payload = json.dumps({"results": results[::-1]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, format, *args):
+        pass
+
+
+@pytest.fixture
+def rerank_url():
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _RerankHandler)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/rerank"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_deep_search_reranks_through_an_http_endpoint(library, personas, settings, rerank_url):
+    settings.PORTAL_RERANK_MODEL = ""
+    settings.PORTAL_RERANK_URL = rerank_url
+    response = _search(personas["viewer"], "light energy proteins glaciers lava", depth="deep", top_k=5)
+    info = response.diagnostics["reranker"]
+    assert info == {"name": f"http:{rerank_url}", "available": True, "used": True, "reason": ""}
+    assert "rerank" in response.diagnostics["stages"] and not response.diagnostics["degraded"]
+    lengths = [len(hit.text) for hit in response.hits]
+    assert lengths == sorted(lengths)  # the endpoint's order, not the fused one
+    assert all(hit.score_source == "rerank" and "fusion" in hit.scores for hit in response.hits)
+    assert response.hits[0].score == pytest.approx(1.0 / lengths[0], rel=1e-5)
+
+
+def test_a_reranker_that_fails_is_reported_and_the_fused_order_kept(library, personas, settings):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    settings.PORTAL_RERANK_MODEL = ""
+    settings.PORTAL_RERANK_URL = f"http://127.0.0.1:{closed}/rerank"
+    deep = _search(personas["viewer"], "light energy proteins", depth="deep")
+    plain = _search(personas["viewer"], "light energy proteins", depth="deep", rerank=False)
+    assert deep.diagnostics["reranker"]["used"] is False and deep.diagnostics["reranker"]["reason"]
+    assert any("reranker" in note for note in deep.diagnostics["degraded"])
+    assert _names(deep) == _names(plain) and deep.hits[0].score_source == "fusion"
+    assert not _search(personas["viewer"], "light energy proteins", depth="deep").cached  # a fault is not cached
+
+
+def test_deep_search_reranks_with_a_local_cross_encoder(library, personas, settings, tmp_path):
+    from sentence_transformers import CrossEncoder
+
+    words = {w for _, _, text in PAPERS for w in text.lower().replace(".", " ").replace(",", " ").split()}
+    folder = build_tiny_cross_encoder(tmp_path, words)
+    settings.PORTAL_RERANK_MODEL = folder
+    settings.PORTAL_RERANK_URL = ""
+    query = "light energy proteins glaciers lava"
+    response = _search(personas["viewer"], query, depth="deep", top_k=5)
+    assert response.diagnostics["reranker"]["used"] is True
+    assert response.diagnostics["reranker"]["name"] == f"cross-encoder:{folder}"
+    expected = CrossEncoder(folder, local_files_only=True).predict([(query, hit.text) for hit in response.hits])
+    assert [hit.score for hit in response.hits] == pytest.approx(sorted(map(float, expected), reverse=True), rel=1e-4)

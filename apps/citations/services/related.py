@@ -8,15 +8,14 @@ from django.db import connection
 from apps.citations.services.linking import normalise, surname
 from apps.documents.models import Document, DocumentStatus
 
-# Centroid of each document's chunk vectors (pgvector's avg over vector), centred on the collection's mean
+# Centroid of each document's chunk vectors (kept on the document at ingest), centred on the collection's mean
 # before the cosine: raw e5 vectors of unrelated texts still score 0.9+, centring removes what all share.
 _CLOSEST_SQL = """
 WITH centroids AS (
-    SELECT c.document_id, avg(c.embedding) AS v
-    FROM documents_chunk c JOIN documents_document d ON d.id = c.document_id
+    SELECT d.id AS document_id, d.centroid AS v
+    FROM documents_document d
     WHERE d.collection_id = %(collection)s AND d.status = 'ready' AND d.embedding_model = %(model)s
-      AND c.embedding IS NOT NULL
-    GROUP BY c.document_id
+      AND d.centroid IS NOT NULL
 ), mean AS (SELECT avg(v) AS m FROM centroids)
 SELECT other.document_id, 1 - ((this.v - mean.m) <=> (other.v - mean.m)) AS similarity
 FROM centroids this JOIN centroids other ON other.document_id <> this.document_id CROSS JOIN mean

@@ -19,7 +19,7 @@ from django.db import transaction
 
 from apps.documents.models import Chunk, Collection, Document, DocumentStatus
 from apps.documents.parsing import chunk_document, parse_document
-from apps.documents.services.ingest import chunk_row
+from apps.documents.services.ingest import centroid, chunk_row
 from apps.retrieval.services.changes import record_changes
 
 _BATCH = 2000
@@ -82,13 +82,14 @@ def add_texts(
             document.chunk_count = len(drafts)
             document.embedding_model = embedder.model_id if embedder is not None else ""
             document.file.save(document.original_name, ContentFile(data), save=False)
-            document.save()
-            for draft in drafts:
-                row = chunk_row(document, draft, {})
-                if embedder is not None and draft.weight > 0:
+            mine = [chunk_row(document, draft, {}) for draft in drafts]
+            for row in mine:
+                if embedder is not None and row.weight > 0:
                     row.embedding = vectors[at]
                     at += 1
-                rows.append(row)
+            document.centroid = centroid(mine)
+            document.save()
+            rows.extend(mine)
             saved.append(document)
         for start in range(0, len(rows), _BATCH):
             Chunk.objects.bulk_create(rows[start : start + _BATCH])

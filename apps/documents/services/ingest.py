@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import time
 
+import numpy as np
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
@@ -114,6 +115,12 @@ def _embed(job: IngestJob, rows: list[Chunk]) -> str:
     return embedder.model_id
 
 
+def centroid(rows: list[Chunk]):
+    """The mean of the rows' vectors (None when none has one): what "related documents" compares."""
+    vectors = [row.embedding for row in rows if row.embedding is not None]
+    return np.mean(np.asarray(vectors, dtype=np.float32), axis=0) if vectors else None
+
+
 def _metadata_updates(document: Document, found: dict) -> dict:
     """What the file says about itself fills only empty fields: a person's (or Zotero's) values win."""
     updates: dict = {}
@@ -172,6 +179,7 @@ def document_ingest(*, job_id: int) -> None:
                 chunk_count=len(rows),
                 page_count=parsed.page_count,
                 embedding_model=model_id,
+                centroid=centroid(rows),
                 needs_ocr_pages=list(parsed.needs_ocr_pages),
                 **_metadata_updates(document, parsed.metadata),
             )
