@@ -62,10 +62,13 @@ def load_collection(folder: Path, embedder, progress: Callable[[str], None]) -> 
     docs = _titles(folder)
     slug = f"eval-{uuid.uuid4().hex[:10]}"
     collection = Collection.objects.create(name=f"Evaluation of {folder.name} (throwaway)", slug=slug)
-    # Title and text in one passage, as BEIR's baselines index them. File names are positional: BEIR ids may
-    # hold characters a file name cannot.
+    # Each document as Markdown with its title as the heading: the chunker keeps a heading with the text under it,
+    # as BEIR's baselines index title + text, and packs an abstract into one or two chunks. (As plain text, the
+    # title would be a paragraph of its own and could become a chunk of its own.) File names are positional:
+    # BEIR ids may hold characters a file name cannot.
     items = [
-        TextItem(f"doc-{n}.txt", title, f"{title}\n\n{text}".strip()) for n, (title, text) in enumerate(docs.values())
+        TextItem(f"doc-{n}.md", title, f"# {title}\n\n{text}" if title else text)
+        for n, (title, text) in enumerate(docs.values())
     ]
     cache_dir = Path(settings.PORTAL_MODELS_DIR).parent / "cache" / "beir-vectors"
     saved = add_texts(collection, items, embedder, vector_cache=cache_dir, progress=progress)

@@ -183,6 +183,38 @@ def time_service(user, collection: Collection, queries: list[str], depth: str) -
     return out
 
 
+def hnsw_recall(collection: Collection, queries: list[str], embedder) -> list[dict]:
+    """HNSW against exact search on the same collection: recall@10 and time of the vector stage per ef_search."""
+    from django.conf import settings
+
+    from apps.retrieval.search.scope import scoped_chunks
+    from apps.retrieval.search.types import Filters
+    from apps.retrieval.search.vector import vector_candidates
+
+    vectors = [embedder.embed_query(q) for q in queries]
+    chunks = scoped_chunks([collection.pk], Filters())
+    exact, exact_ms = [], []
+    for vector in vectors:
+        started = time.perf_counter()
+        exact.append({c for c, _ in vector_candidates(chunks, vector, embedder.model_id, 10, True)[0]})
+        exact_ms.append((time.perf_counter() - started) * 1000.0)
+    rows = [{"ef_search": "exact", "recall@10": 1.0, **percentiles(exact_ms)}]
+    saved = settings.PORTAL_HNSW_EF_SEARCH
+    try:
+        for ef in (40, 100, 200):
+            settings.PORTAL_HNSW_EF_SEARCH = ef
+            found, ms = 0, []
+            for vector, truth in zip(vectors, exact, strict=True):
+                started = time.perf_counter()
+                got = {c for c, _ in vector_candidates(chunks, vector, embedder.model_id, 10, False)[0]}
+                ms.append((time.perf_counter() - started) * 1000.0)
+                found += len(got & truth)
+            rows.append({"ef_search": ef, "recall@10": round(found / (10 * len(vectors)), 3), **percentiles(ms)})
+    finally:
+        settings.PORTAL_HNSW_EF_SEARCH = saved
+    return rows
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -254,9 +286,12 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
+    recall = {c.slug: hnsw_recall(c, texts[:50], embedder) for c in collections}
+    say(json.dumps(recall))
+    output = {"latency": results, "hnsw_recall": recall}
     if args.json:
-        args.json.write_text(json.dumps(results, indent=2))
-    print(json.dumps(results, indent=2))
+        args.json.write_text(json.dumps(output, indent=2))
+    print(json.dumps(output, indent=2))
 
 
 if __name__ == "__main__":

@@ -59,5 +59,5 @@ def test_one_mode_as_a_table(beir):
 
 
 def test_a_folder_that_is_not_beir_is_refused(tmp_path):
-    with pytest.raises(CommandError, match="corpus.jsonl is missing"):
+    with pytest.raises(CommandError, match=r"corpus\.jsonl is missing"):
         call_command("evaluate", "--beir", str(tmp_path))

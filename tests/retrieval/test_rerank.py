@@ -7,11 +7,9 @@ import json
 import math
 import random
 import socket
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -23,7 +21,7 @@ from apps.retrieval.rerank import (
     get_reranker,
 )
 from apps.retrieval.rerank import cross_encoder as ce_module
-from tests.retrieval.tiny_models import build_tiny_cross_encoder
+from tests.retrieval.local_services import Behaviour, RerankServer, build_tiny_cross_encoder, rerank_server
 
 QUERY = "protein folding in the cell"
 TEXTS = [
@@ -163,47 +161,10 @@ def overlap_score(query: str, text: str) -> float:
     return len(set(query.split()) & words) + 1.0 / (1 + len(text))
 
 
-Behaviour = Callable[[dict], tuple[int, bytes, float]]  # request JSON → (status, body, delay in seconds)
-
-
-class RerankServer(ThreadingHTTPServer):
-    daemon_threads = True  # a handler still sleeping must not hold up the test's end
-    behaviour: Behaviour
-    requests: list[tuple[dict, dict]]
-
-    def handle_error(self, request, client_address):
-        pass  # the client gave up on a slow answer (a timeout test): nothing to report
-
-
-class RerankHandler(BaseHTTPRequestHandler):
-    server: RerankServer
-
-    def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.server.requests.append((body, dict(self.headers)))
-        status, payload, delay = self.server.behaviour(body)
-        time.sleep(delay)
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, format, *args):
-        pass
-
-
 @pytest.fixture
 def server() -> Iterator[RerankServer]:
-    httpd = RerankServer(("127.0.0.1", 0), RerankHandler)
-    httpd.requests = []
-    # A short poll interval: shutdown() waits for the loop's next poll.
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield httpd
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(5)
+    with rerank_server() as httpd:
+        yield httpd
 
 
 def url_of(httpd: RerankServer) -> str:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.db import transaction
@@ -19,7 +17,7 @@ from apps.retrieval.search.fusion import reciprocal_rank_fusion
 from apps.retrieval.search.service import search
 from apps.retrieval.search.types import CollectionNotFound, Filters, InvalidSearch, SearchParams
 from apps.retrieval.services.changes import record_change
-from tests.retrieval.tiny_models import build_tiny_cross_encoder
+from tests.retrieval.local_services import build_tiny_cross_encoder, rerank_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -271,31 +269,16 @@ def test_search_never_loads_a_deleted_collections_index(library, personas, colle
 
 
 # ---- rerank through the service -------------------------------------------------------------------------------
-class _RerankHandler(BaseHTTPRequestHandler):
-    """POST /rerank in the Cohere shape, preferring the shortest text (the reverse of what fusion would say)."""
-
-    def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        results = [{"index": i, "relevance_score": 1.0 / len(doc)} for i, doc in enumerate(body["documents"])]
-        payload = json.dumps({"results": results[::-1]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, format, *args):
-        pass
+def _prefer_short_texts(body: dict) -> tuple[int, bytes, float]:
+    """The Cohere shape, scoring the shortest text best (the reverse of what fusion would say), listed backwards."""
+    results = [{"index": i, "relevance_score": 1.0 / len(doc)} for i, doc in enumerate(body["documents"])]
+    return 200, json.dumps({"results": results[::-1]}).encode(), 0.0
 
 
 @pytest.fixture
 def rerank_url():
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _RerankHandler)
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/rerank"
-    httpd.shutdown()
-    httpd.server_close()
+    with rerank_server(_prefer_short_texts) as httpd:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/rerank"
 
 
 def test_deep_search_reranks_through_an_http_endpoint(library, personas, settings, rerank_url):

@@ -7,7 +7,6 @@ process) -> index (chunks replaced atomically). The reference-list step slots in
 from __future__ import annotations
 
 import logging
-import time
 
 import numpy as np
 from celery.exceptions import SoftTimeLimitExceeded
@@ -20,6 +19,7 @@ from apps.citations.services.references import extract_references, store_referen
 from apps.documents.models import Chunk, Document, DocumentStatus, IngestJob, JobStage
 from apps.documents.parsing import ChunkDraft, ParseError, chunk_document, parse_document
 from apps.retrieval.services.changes import record_change
+from portal.laps import Laps
 
 log = logging.getLogger(__name__)
 _BATCH = 200
@@ -54,17 +54,6 @@ def _fail(job: IngestJob, document: Document, reason: str) -> None:
     now = timezone.now()
     IngestJob.objects.filter(pk=job.pk).update(stage=JobStage.FAILED, error=reason, finished_at=now)
     Document.objects.filter(pk=document.pk).update(status=DocumentStatus.FAILED, error=reason)
-
-
-class _Clock:
-    def __init__(self) -> None:
-        self.laps: dict[str, float] = {}
-        self._last = time.perf_counter()
-
-    def lap(self, name: str) -> None:
-        now = time.perf_counter()
-        self.laps[name] = round(now - self._last, 3)
-        self._last = now
 
 
 def _no_text_reason(document: Document) -> str:
@@ -146,7 +135,7 @@ def document_ingest(*, job_id: int) -> None:
     IngestJob.objects.filter(pk=job.pk).update(started_at=timezone.now())
     Document.objects.filter(pk=document.pk).update(status=DocumentStatus.PROCESSING, error="")
     try:
-        clock = _Clock()
+        clock = Laps()
         _progress(job, JobStage.PARSE, 0, 1)
         with document.file.open("rb") as fh:  # through the storage API: local folder or S3 alike
             data = fh.read()

@@ -25,6 +25,7 @@ from apps.retrieval.search.fusion import reciprocal_rank_fusion
 from apps.retrieval.search.scope import chunks_in_scope, resolve_scope, scoped_chunks
 from apps.retrieval.search.types import DEPTH_PRESETS, Filters, SearchHit, SearchParams, SearchResponse
 from apps.retrieval.search.vector import vector_candidates
+from portal.laps import Laps
 
 log = logging.getLogger(__name__)
 
@@ -57,17 +58,6 @@ class Retrieval:
     idf: dict[str, float]  # query term → idf (keyword stage), for snippets
 
 
-class _Clock:
-    def __init__(self) -> None:
-        self.laps: dict[str, float] = {}
-        self._last = time.perf_counter()
-
-    def lap(self, name: str) -> None:
-        now = time.perf_counter()
-        self.laps[name] = round((now - self._last) * 1000.0, 2)
-        self._last = now
-
-
 # ---- the embedder, optional --------------------------------------------------------------------------------
 def query_embedder():
     """(embedder, None) or (None, reason): a model that cannot be loaded makes search keyword-only, not broken."""
@@ -92,7 +82,7 @@ def rank(
     collections: list[Collection], query: str, mode: str, filters: Filters, embedder=None, pool: int = CANDIDATES
 ) -> Retrieval:
     """Candidates from the chosen retrievers, fused; `embedder` None with a vector mode degrades to keyword."""
-    clock = _Clock()
+    clock = Laps(scale=1000.0, digits=2)
     ids = [c.id for c in collections]
     degraded: list[str] = []
     stages: list[str] = []
@@ -326,7 +316,7 @@ def search(user: AnyUser, params: SearchParams) -> SearchResponse:
     }
     if not p.rerank:
         diagnostics["reranker"]["reason"] = "not requested (quick search)"
-    clock = _Clock()
+    clock = Laps(scale=1000.0, digits=2)
     ranked = retrieval.ranked
     wanted = ranked[: max(p.top_k, RERANK_POOL if p.rerank else 0)]
     chunks = {
