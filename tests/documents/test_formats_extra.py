@@ -67,10 +67,10 @@ def test_html_visible_text_headings_lists_tables() -> None:
     assert all(c.locator_precision == "paragraph" and c.para_ids == [] for c in chunks)
     assert [(c.chunk_type, c.section, c.weight) for c in chunks] == [
         ("text", "Wetland survey", 1.0),
-        ("text", "Methods", 1.2),
-        ("caption", "Methods", 1.2),
-        ("table", "Methods", 1.2),
-        ("text", "Methods", 1.2),  # "Equipment" is a sub-heading of Methods
+        ("text", "Methods", 1.0),
+        ("caption", "Methods", 1.0),
+        ("table", "Methods", 1.0),
+        ("text", "Methods", 1.0),  # "Equipment" is a sub-heading of Methods
         ("text", "References", 0.0),
     ]
     assert (chunks[3].para_start, chunks[3].para_end) == (7, 7)

@@ -141,7 +141,7 @@ def test_abstracts_are_found_and_weighted() -> None:
             continue  # its first pages have no usable text layer (OCR); the abstract is on page 1
         chunks = _chunks(path)
         abstract = [c for c in chunks if c.section == "Abstract"]
-        assert abstract and all(c.weight == 1.5 for c in abstract), path.parent.name
+        assert abstract and all(c.weight == 1.05 for c in abstract), path.parent.name
         root = _xml(path)
         xml_abs = next(el for el in root.iter() if _local(el) in ("abstract", "abs"))
         xml_text = " ".join(xml_abs.itertext())
@@ -200,10 +200,10 @@ def test_known_papers_in_detail() -> None:
     etymology = next(c for c in plos if c.text.startswith("Etymology"))
     assert etymology.section == "Results" and etymology.heading_path[-1] == "Etymology"
     methods = [c for c in plos if c.section == "Methods"]
-    assert methods and all(c.weight == 1.2 for c in methods)
+    assert methods and all(c.weight == 1.0 for c in methods)
     bmc = _chunks(JATS / "papers/bmc-evolbiol-14-70/paper.pdf")
     dna = next(c for c in bmc if c.heading_path == ("Methods", "DNA extraction and amplification"))
-    assert dna.section == "Methods" and dna.weight == 1.2
+    assert dna.section == "Methods" and dna.weight == 1.0
 
 
 # --- names, run-in headings, captions ------------------------------------------------------------
@@ -319,10 +319,10 @@ def test_chinese_sections_in_markdown() -> None:
     chunks = chunk_document(parse_document(CHINESE_MD.encode(), "paper.md"))
     got = [(c.section, c.weight, c.chunk_type) for c in chunks]
     assert got == [
-        ("Abstract", 1.5, "text"),  # the title heading travels with the first text under it
+        ("Abstract", 1.05, "text"),  # the title heading travels with the first text under it
         ("Keywords", 1.0, "text"),
         ("Introduction", 1.0, "text"),
-        ("Methods", 1.2, "text"),  # "（一）数据来源" is a sub-heading of Methods
+        ("Methods", 1.0, "text"),  # "（一）数据来源" is a sub-heading of Methods
         ("Results", 1.0, "caption"),
         ("Results", 1.0, "text"),
         ("Discussion", 1.0, "text"),
@@ -350,9 +350,9 @@ def test_chinese_sections_in_docx() -> None:
     document.save(out)
     chunks = chunk_document(parse_document(out.getvalue(), "wetland.docx"))
     assert [(c.section, c.weight) for c in chunks] == [
-        ("Abstract", 1.5),
+        ("Abstract", 1.05),
         ("Introduction", 1.0),
-        ("Methods", 1.2),
+        ("Methods", 1.0),
         ("References", 0.0),
     ]
     assert chunks[0].heading_path == ("基于遥感的湿地变化研究",)
@@ -381,7 +381,7 @@ def test_abstract_is_promoted_when_unlabelled() -> None:
             ("paragraph", "Things matter."),
         )
     )
-    assert [(c.section, c.weight) for c in chunks] == [("", 1.0), ("Abstract", 1.5), ("Introduction", 1.0)]
+    assert [(c.section, c.weight) for c in chunks] == [("", 1.0), ("Abstract", 1.05), ("Introduction", 1.0)]
     assert chunks[2].text.startswith("1. Introduction\n\nThings")
 
 
@@ -399,10 +399,10 @@ def test_structured_abstract_keeps_its_subheads() -> None:
         )
     )
     assert [(c.section, c.weight) for c in chunks] == [
-        ("Abstract", 1.5),
+        ("Abstract", 1.05),
         ("Keywords", 1.0),
         ("Introduction", 1.0),
-        ("Methods", 1.2),
+        ("Methods", 1.0),
     ]
 
 

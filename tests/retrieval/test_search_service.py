@@ -232,9 +232,12 @@ def test_quick_and_deep_presets_and_the_missing_reranker(library, personas, sett
     assert len(explicit.hits) == 2 and len(explicit.hits[0].content) <= 300
 
 
-def test_hnsw_and_exact_agree_on_a_small_collection(library, personas, settings):
+def test_hnsw_and_exact_agree_on_a_small_collection(library, personas, settings, monkeypatch):
+    from apps.retrieval.search import vector
+
     exact = _search(personas["viewer"], "mountain ice melting", mode="vector", top_k=3, use_cache=False)
     settings.PORTAL_VECTOR_EXACT_LIMIT = 0
+    monkeypatch.setattr(vector, "MIN_SHARE_FOR_HNSW", 0.0)
     approximate = _search(personas["viewer"], "mountain ice melting", mode="vector", top_k=3, use_cache=False)
     assert exact.diagnostics["vector_search"] == "exact" and approximate.diagnostics["vector_search"] == "hnsw"
     assert _names(approximate) == _names(exact)
@@ -321,3 +324,20 @@ def test_deep_search_reranks_with_a_local_cross_encoder(library, personas, setti
     assert response.diagnostics["reranker"]["name"] == f"cross-encoder:{folder}"
     expected = CrossEncoder(folder, local_files_only=True).predict([(query, hit.text) for hit in response.hits])
     assert [hit.score for hit in response.hits] == pytest.approx(sorted(map(float, expected), reverse=True), rel=1e-4)
+
+
+def test_exact_search_for_small_scopes_and_small_shares_of_the_table(settings, monkeypatch, db):
+    from apps.retrieval.search import vector
+
+    settings.PORTAL_VECTOR_EXACT_LIMIT = 2000
+    assert vector.exact_is_better(2000)
+    monkeypatch.setattr(vector, "MIN_SHARE_FOR_HNSW", 0.0)
+    assert not vector.exact_is_better(2001)
+    monkeypatch.setattr(vector, "MIN_SHARE_FOR_HNSW", 1e9)  # every scope is a "small share" of a known table
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE documents_chunk")
+        cursor.execute("SELECT reltuples FROM pg_class WHERE oid = 'documents_chunk'::regclass")
+        known = cursor.fetchone()[0] > 0
+    assert vector.exact_is_better(2001) is known

@@ -43,7 +43,7 @@ class ChunkDraft:
     line_end: int | None = None
     locator_precision: str = "file"  # bbox | paragraph | file
     locator_degraded: bool = False
-    weight: float = DEFAULT_WEIGHT  # retrieval weight of the section: Abstract 1.5, Methods 1.2, back matter 0
+    weight: float = DEFAULT_WEIGHT  # retrieval weight of the section: Abstract 1.05, back matter 0, else 1
 
 
 def chunk_document(parsed: ParsedDocument, target_chars: int = 1000, max_chars: int = 1600) -> list[ChunkDraft]:

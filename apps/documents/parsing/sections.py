@@ -68,10 +68,14 @@ _ALIASES: dict[str, tuple[str, ...]] = {
 }
 # fmt: on
 
-# Retrieval weight per canonical section (design: back matter is kept for citations but never ranked).
+# Retrieval weight per canonical section (design: back matter is kept for citations but never ranked). Hybrid
+# search multiplies reciprocal-rank scores by these, and those are flat (1/61 for rank 1, 1/70 for rank 10), so a
+# weight must stay close to 1. Measured on SciFact (every document an abstract, so the label is noise there):
+# nDCG@10 0.707 with no boost, 0.703 at 1.02, 0.696 at 1.05, 0.691 at 1.1 (the earlier 1.5 would be worse still).
+# 1.05 lifts an abstract chunk over a body chunk ranked up to about three places above it, for
+# papers, whose abstract states the findings an answer should cite.
 WEIGHTS: dict[str, float] = {
-    "Abstract": 1.5,
-    "Methods": 1.2,
+    "Abstract": 1.05,
     "References": 0.0,
     "Acknowledgements": 0.0,
     "Appendix": 0.0,

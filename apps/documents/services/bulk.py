@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 from django.core.files.base import ContentFile
-from django.db import transaction
+from django.db import connection, transaction
 
 from apps.documents.models import Chunk, Collection, Document, DocumentStatus
 from apps.documents.parsing import chunk_document, parse_document
@@ -94,5 +94,8 @@ def add_texts(
         for start in range(0, len(rows), _BATCH):
             Chunk.objects.bulk_create(rows[start : start + _BATCH])
         record_changes(collection_id=collection.pk, changes=[(document.pk, []) for document in saved])
+    with connection.cursor() as cursor:  # fresh statistics, or the planner takes the new rows for a handful
+        cursor.execute("ANALYZE documents_chunk")
+        cursor.execute("ANALYZE documents_document")
     progress(f"stored {len(saved)} documents, {len(rows)} chunks")
     return saved
