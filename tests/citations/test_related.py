@@ -24,7 +24,9 @@ def _doc(collection, name: str, vector, **fields) -> Document:
         **fields,
     )
     unit = np.asarray(vector, dtype=np.float32)
-    Chunk.objects.create(document=document, chunk_index=0, text=name, embedding=unit / np.linalg.norm(unit))
+    unit /= np.linalg.norm(unit)
+    Chunk.objects.create(document=document, chunk_index=0, text=name, embedding=unit)
+    Document.objects.filter(pk=document.pk).update(centroid=unit)  # as ingest keeps it: the mean of one vector
     return document
 
 

@@ -253,17 +253,16 @@ def _hit(chunk: Chunk, item: Ranked, query: str, idf: dict[str, float], snippet_
 
 def _deep_extras(hits: list[SearchHit]) -> None:
     from apps.citations.services.chains import cited_references
-    from apps.citations.services.related import related_documents
+    from apps.citations.services.related import related_documents_many
     from apps.documents.models import Document
 
-    related_by_document: dict[int, list[dict]] = {}
     for hit in hits:
         chain = cited_references([hit.chunk_id])
         hit.citations_out = chain["matched"] + chain["unmatched"]
-        if hit.document_id not in related_by_document:
-            document = Document.objects.get(pk=hit.document_id)
-            related_by_document[hit.document_id] = related_documents(document, limit=3)
-        hit.related = related_by_document[hit.document_id]
+    documents = list(Document.objects.filter(pk__in={hit.document_id for hit in hits}))
+    related = related_documents_many(documents, limit=3)
+    for hit in hits:
+        hit.related = related.get(hit.document_id, [])
 
 
 # ---- the entry point ---------------------------------------------------------------------------------------------

@@ -53,9 +53,13 @@ def vector_candidates(
         rows = candidates.annotate(distance=CosineDistance("embedding", vector)).order_by("distance", "id")
         return list(rows.values_list("id", "distance")[:limit]), "exact"
     with transaction.atomic(), connection.cursor() as cursor:
-        # Per transaction only. Iterative scan keeps walking the graph until `limit` rows pass the filters.
+        # Per transaction only. Iterative scan keeps walking the graph until `limit` rows pass the filters; the
+        # join to documents must then keep the index's order (a nested loop), or PostgreSQL sorts after a hash
+        # join and the scan has to run to max_scan_tuples: measured 169 ms against 14 ms at 20,000 chunks.
         cursor.execute(
-            "SELECT set_config('hnsw.ef_search', %s, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+            "SELECT set_config('hnsw.ef_search', %s, true), set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+            " set_config('enable_sort', 'off', true), set_config('enable_hashjoin', 'off', true),"
+            " set_config('enable_mergejoin', 'off', true)",
             [str(max(settings.PORTAL_HNSW_EF_SEARCH, limit))],
         )
         distance = CosineDistance(Cast("embedding", VectorField(dimensions=dim)), vector)
