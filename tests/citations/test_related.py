@@ -62,3 +62,19 @@ def test_the_references_endpoint_by_persona(api_client_for, document, persona, e
     assert response.status_code == expected
     if expected == 200:
         assert response.json() == {"document_id": document.pk, "count": 0, "references": []}
+
+
+def test_several_documents_at_once_give_what_each_gives_alone(collection, other_collection):
+    from apps.citations.services.related import related_documents_many
+
+    a = _doc(collection, "a", [1, 0, 0], authors=["Ada Lovelace"])
+    b = _doc(collection, "b", [0.9, 0.1, 0], journal="Cell")
+    _doc(collection, "c", [0, 1, 0], authors=["A. Lovelace"], journal="cell")
+    d = _doc(other_collection, "d", [1, 0, 0.1], authors=["Ada Lovelace"])
+    _doc(other_collection, "e", [1, 0, 0.2])
+    together = related_documents_many([a, b, d], limit=5)
+    assert together == {x.pk: related_documents(x, limit=5) for x in (a, b, d)}
+    assert all(together[x.pk] for x in (a, b, d))
+    assert {i["document_id"] for i in together[d.pk]} <= set(
+        Document.objects.filter(collection=other_collection).values_list("pk", flat=True)
+    )
