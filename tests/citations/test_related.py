@@ -71,7 +71,7 @@ def test_several_documents_at_once_give_what_each_gives_alone(collection, other_
     b = _doc(collection, "b", [0.9, 0.1, 0], journal="Cell")
     _doc(collection, "c", [0, 1, 0], authors=["A. Lovelace"], journal="cell")
     d = _doc(other_collection, "d", [1, 0, 0.1], authors=["Ada Lovelace"])
-    _doc(other_collection, "e", [1, 0, 0.2])
+    _doc(other_collection, "e", [1, 0, 0.2], authors=["Lovelace, A."])
     together = related_documents_many([a, b, d], limit=5)
     assert together == {x.pk: related_documents(x, limit=5) for x in (a, b, d)}
     assert all(together[x.pk] for x in (a, b, d))
