@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -78,6 +79,27 @@ def _query_vector(model_id: str, query: str) -> np.ndarray:
 
 
 # ---- retrieval core ------------------------------------------------------------------------------------------
+_EMBEDDING_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="query-embedding")
+
+
+def keyword_ranking(
+    collections: list[Collection], query: str, pool: int, allowed: set[int] | None
+) -> tuple[list[tuple[int, float]], dict[str, float]]:
+    """BM25 over each collection's index, merged by score; and the idf of each query term (for snippets)."""
+    found: list[tuple[int, float]] = []
+    idf: dict[str, float] = {}
+    terms = analyzer.query_terms(query)
+    for collection in collections:
+        entry = store.current_index(collection.id, collection.index_version)
+        with entry.lock:
+            found.extend(entry.index.search_terms(terms, pool, allowed))
+            for term in terms:
+                idf[term] = max(idf.get(term, 0.0), entry.index.idf(term))
+    # Scores of two collections' indexes are on similar scales (same formula, own statistics): merged by score.
+    found.sort(key=lambda item: -item[1])
+    return found[:pool], idf
+
+
 def rank(
     collections: list[Collection], query: str, mode: str, filters: Filters, embedder=None, pool: int = CANDIDATES
 ) -> Retrieval:
@@ -96,18 +118,31 @@ def rank(
         _, reason = query_embedder()
         degraded.append(reason or "vectors unavailable; keyword results only")
         use_vector, use_keyword = False, True
+    # The query embedding (the slowest step of a quick search) runs while the scope and keyword stages do.
+    embedding = _EMBEDDING_THREADS.submit(_query_vector, embedder.model_id, query) if use_vector else None
     allowed = set(scoped_chunks(ids, filters).values_list("id", flat=True)) if filters.active() else None
     in_scope = chunks_in_scope(ids, filters)
     clock.lap("scope")
 
+    def keyword_stage() -> None:
+        found, idf_found = keyword_ranking(collections, query, pool, allowed)
+        idf.update(idf_found)
+        rankings["keyword"] = [chunk_id for chunk_id, _ in found]
+        stage_scores["keyword"] = dict(found)
+        counts["keyword"] = len(found)
+        stages.insert(0, "keyword")
+        clock.lap("keyword")
+
+    if use_keyword:
+        keyword_stage()
+
     vector_search = None
-    if use_vector:
+    if embedding is not None:
         try:
-            vector = _query_vector(embedder.model_id, query)
-            clock.lap("embed_query")
-            exact = exact_is_better(in_scope)
+            vector = embedding.result()
+            clock.lap("embed_query")  # what was left of it once the stages above were done
             nearest, vector_search = vector_candidates(
-                scoped_chunks(ids, filters), vector, embedder.model_id, pool, exact
+                scoped_chunks(ids, filters), vector, embedder.model_id, pool, exact_is_better(in_scope)
             )
             rankings["vector"] = [chunk_id for chunk_id, _ in nearest]
             stage_scores["vector"] = {chunk_id: 1.0 - float(distance) for chunk_id, distance in nearest}
@@ -116,26 +151,12 @@ def rank(
         except DatabaseError as exc:
             log.warning("vector search failed", exc_info=True)
             degraded.append(f"vector search failed ({type(exc).__name__}); keyword results only")
-            use_keyword = True
+        except Exception as exc:  # the model failed on this query: the same fallback
+            log.warning("query embedding failed", exc_info=True)
+            degraded.append(f"query embedding failed ({type(exc).__name__}); keyword results only")
         clock.lap("vector")
-
-    if use_keyword:
-        found: list[tuple[int, float]] = []
-        terms = analyzer.query_terms(query)
-        for collection in collections:
-            entry = store.current_index(collection.id, collection.index_version)
-            with entry.lock:
-                found.extend(entry.index.search_terms(terms, pool, allowed))
-                for term in terms:
-                    idf[term] = max(idf.get(term, 0.0), entry.index.idf(term))
-        # Scores of two collections' indexes are on similar scales (same formula, own statistics): merged by score.
-        found.sort(key=lambda item: -item[1])
-        found = found[:pool]
-        rankings["keyword"] = [chunk_id for chunk_id, _ in found]
-        stage_scores["keyword"] = dict(found)
-        counts["keyword"] = len(found)
-        stages.insert(0, "keyword")
-        clock.lap("keyword")
+        if "vector" not in rankings and "keyword" not in rankings:
+            keyword_stage()
 
     # One query for the weights of every candidate; it is also the last scope check (a chunk deleted since an
     # index was loaded, or outside the filters, drops out here).
