@@ -9,3 +9,9 @@ from portal.env import load_settings_or_exit
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 load_settings_or_exit()
 application = get_wsgi_application()
+
+# Load the query embedding model in the background now, not in the first search (5–10 s measured).
+if os.environ.get("PORTAL_WARM_UP", "true").lower() not in ("0", "false", "no"):
+    from apps.retrieval.search.service import warm_up
+
+    warm_up()

@@ -71,3 +71,31 @@ def test_an_upload_shows_live_progress_until_ready(
     # the row polls (htmx) and ends on Ready without a reload
     page.wait_for_selector("tr.document-row .badge.ready", timeout=60_000)
     assert page.locator("tr.document-row[hx-get]").count() == 0
+
+
+def test_a_search_shows_highlighted_passages_and_opens_one(
+    page, live_server, personas, collection, celery_worker_available, api_client_for, api_upload, wait_for_ingest
+):
+    """A real paper, ingested by the worker; the search page fills in place (htmx) and links to the passage."""
+    from pathlib import Path
+
+    paper = Path(__file__).resolve().parents[1] / "demo" / "papers" / "bmc-evolbiol-14-70.pdf"
+    client = api_client_for("editor")
+    done = wait_for_ingest(client, api_upload(client, paper.name, paper.read_bytes())["id"])
+    assert done["status"] == "ready"
+    _log_in(page, live_server, "vic", "pw-vic")
+    page.click("text=Lab notes")
+    page.click("a:has-text('Search')")
+    page.fill("input[name=q]", "ancient DNA of cave lions")
+    page.click("form.search-form button[type=submit]")
+    page.wait_for_selector(".search-hit")
+    assert "q=ancient" in page.url  # the results came in place and the address can be shared
+    assert page.locator(".search-hit").count() == 3  # quick: top 3
+    assert page.locator(".search-hit .snippet mark").count() > 0
+    assert page.locator(".search-hit .hit-locator").first.inner_text().strip()  # § section · p. N
+    artifacts = Path(os.environ.get("PORTAL_TEST_ARTIFACTS", "var/test/artifacts"))
+    artifacts.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(artifacts / "search-page.png"), full_page=True)
+    page.click(".search-hit .hit-title >> nth=0")
+    page.wait_for_url("**/documents/*/?chunk=*")
+    assert "Panthera leo" in page.locator("h1").inner_text()

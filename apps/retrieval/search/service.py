@@ -8,6 +8,7 @@ optional rerank (deep) → snippets and locators. Every step that cannot run is 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -72,6 +73,17 @@ def query_embedder():
     except Exception as exc:  # a missing folder, a corrupt file, no torch: all mean "no vectors"
         log.warning("embedding model unavailable for search", exc_info=True)
         return None, f"vectors unavailable ({type(exc).__name__}: {exc}); keyword results only"
+
+
+def warm_up() -> None:
+    """Load the embedding model in a background thread (a web process calls this as it starts)."""
+
+    def load() -> None:
+        embedder, _ = query_embedder()
+        if embedder is not None:
+            embedder.embed_query("warm up")
+
+    threading.Thread(target=load, name="search-warm-up", daemon=True).start()
 
 
 @lru_cache(maxsize=512)
