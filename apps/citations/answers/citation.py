@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import asdict, dataclass, field
+from copy import copy
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from apps.retrieval.keyword.analyzer import query_terms, terms
-from apps.retrieval.search.types import SearchHit
+from apps.retrieval.search.types import ChunkSource, SearchHit
 
 CONTENT_CHARS = 300
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -18,37 +19,11 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^\s])|(?<=[。！？；])")
 
 
 @dataclass
-class Citation:
-    n: int
+class Citation(ChunkSource):
+    n: int  # display number in its answer, 1.. in order of first use
     citation_id: str
-    chunk_id: int
-    chunk_index: int
-    document_id: int
-    collection: str
-    title: str
-    authors: list[str]
-    year: int | None
-    journal: str
-    doi: str
-    source: str
-    doc_type: str
-    section: str
-    heading_path: list[str]
-    quote: str
-    content: str
-    chunk_type: str
-    locator_precision: str
-    locator_degraded: bool
-    page: int | None
-    page_end: int | None
-    rects: list[dict]
-    page_size: dict
-    para_start: int | None
-    para_end: int | None
-    score: float
-    score_source: str
-    viewer_url: str
-    citations_out: list[dict] = field(default_factory=list)
+    quote: str  # the sentence(s) of the chunk that support the claim
+    citations_out: list[dict] = field(default_factory=list)  # deep answers: the evidence's own references
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -89,37 +64,14 @@ def best_quote(chunk_text: str, target: str, max_chars: int = CONTENT_CHARS) -> 
 
 
 def from_hit(hit: SearchHit, n: int, quote: str, occurrence: int = 0) -> Citation:
-    """The citation numbered `n` for a search hit, quoting `quote` (one of the chunk's sentences)."""
+    """The citation numbered `n` for a search hit, quoting `quote` (one of the chunk's sentences).
+
+    Ingest sets a page only where the source has pages (PDF), so a card shows one only when it is real."""
+    shared = {f.name: copy(getattr(hit, f.name)) for f in fields(ChunkSource)}
     return Citation(
+        **shared,
         n=n,
         citation_id=citation_id(hit.document_id, hit.chunk_id, occurrence),
-        chunk_id=hit.chunk_id,
-        chunk_index=hit.chunk_index,
-        document_id=hit.document_id,
-        collection=hit.collection,
-        title=hit.title,
-        authors=list(hit.authors),
-        year=hit.year,
-        journal=hit.journal,
-        doi=hit.doi,
-        source=hit.source,
-        doc_type=hit.doc_type,
-        section=hit.section,
-        heading_path=list(hit.heading_path),
         quote=quote,
-        content=hit.text[:CONTENT_CHARS],
-        chunk_type=hit.chunk_type,
-        locator_precision=hit.locator_precision,
-        locator_degraded=hit.locator_degraded,
-        # Ingest sets a page only where the source has pages (PDF), so a card shows one only when it is real.
-        page=hit.page,
-        page_end=hit.page_end,
-        rects=list(hit.rects),
-        page_size=dict(hit.page_size),
-        para_start=hit.para_start,
-        para_end=hit.para_end,
-        score=hit.score,
-        score_source=hit.score_source,
-        viewer_url=hit.viewer_url,
         citations_out=list(hit.citations_out),
     )

@@ -91,8 +91,8 @@ class SearchParams:
 
 
 @dataclass
-class SearchHit:
-    """One chunk found, with everything a result line, a source card or a viewer link needs."""
+class ChunkSource:
+    """Where a passage comes from and how to open it: what a search hit and a citation share (design.md)."""
 
     chunk_id: int
     chunk_index: int
@@ -109,8 +109,6 @@ class SearchHit:
     heading_path: list[str]
     chunk_type: str
     content: str  # the chunk text, cut to 300 characters
-    text: str  # the whole chunk text (for the answer composer)
-    snippet_html: str  # HTML-escaped window around the best query terms, terms wrapped in <mark>
     locator_precision: str
     locator_degraded: bool
     page: int | None
@@ -119,14 +117,22 @@ class SearchHit:
     page_size: dict
     para_start: int | None
     para_end: int | None
+    score: float
+    score_source: str  # rerank | fusion | keyword | vector
+    viewer_url: str
+
+
+@dataclass
+class SearchHit(ChunkSource):
+    """One chunk found, with everything a result line, a source card or a viewer link needs."""
+
+    text: str  # the whole chunk text (for the answer composer)
+    snippet_html: str  # HTML-escaped window around the best query terms, terms wrapped in <mark>
     para_ids: list[str]
     line_start: int | None
     line_end: int | None
     weight: float
-    score: float
-    score_source: str  # rerank | fusion | keyword | vector
-    scores: dict[str, float]  # every stage's own score/rank for this chunk, for the "where from" line
-    viewer_url: str
+    scores: dict[str, float]  # every stage's own score for this chunk, for the "where from" line
     citations_out: list[dict] = field(default_factory=list)  # deep: the evidence's own references
     related: list[dict] = field(default_factory=list)  # deep: documents related to this hit's document
 
