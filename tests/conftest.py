@@ -164,6 +164,46 @@ def celery_worker_available():
     return replies
 
 
+def _worker_is_idle(app) -> bool:
+    from django.conf import settings
+
+    with app.connection_for_write() as connection:
+        waiting = connection.default_channel.client.llen(settings.CELERY_TASK_DEFAULT_QUEUE)
+    if waiting:
+        return False
+    inspect = app.control.inspect(timeout=1, limit=1)  # the test run has one worker: answer as soon as it does
+    busy = [task for tasks in (inspect.active() or {}).values() for task in tasks]
+    busy += [task for tasks in (inspect.reserved() or {}).values() for task in tasks]
+    return not busy
+
+
+@pytest.fixture(autouse=True)
+def _worker_idle_after_test(request):
+    """After a test that used the worker, wait until it has nothing queued or running.
+
+    Work a test sets off can outlive it (a keyword-index snapshot or a relink queued when its last change
+    committed); the database flush between tests would then deadlock with the worker's queries (seen in CI)."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = bool(marker and marker.kwargs.get("transaction"))
+    uses_worker = transactional and "celery_worker_available" in request.fixturenames
+    if uses_worker:
+        # Set the database up before this fixture finishes its own set-up, so that its flush runs after the
+        # wait below (pytest tears fixtures down in the reverse order of their set-up).
+        request.getfixturevalue("transactional_db")
+    yield
+    if not uses_worker:
+        return
+    import time
+
+    from portal.celery import app
+
+    deadline = time.monotonic() + 60
+    idle_twice = 0
+    while time.monotonic() < deadline and idle_twice < 2:
+        idle_twice = idle_twice + 1 if _worker_is_idle(app) else 0
+        time.sleep(0.1)
+
+
 SHARED_CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
 
