@@ -10,9 +10,9 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from apps.retrieval.keyword.analyzer import query_terms, terms
+from apps.retrieval.search.hits import CONTENT_CHARS
 from apps.retrieval.search.types import ChunkSource, SearchHit
 
-CONTENT_CHARS = 300
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 # Sentence ends in English and Chinese; a full stop must be followed by space or the end (not "e.g.5" or "3.5").
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^\s])|(?<=[。！？；])")

@@ -73,11 +73,9 @@ def _load(collection_id: int) -> LoadedIndex:
     return build_index(collection_id)
 
 
-def apply_changes(entry: LoadedIndex, collection_id: int, upto: int | None = None) -> int:
-    """Bring `entry` up to change `upto` (default: the latest); returns how many changes were applied."""
+def apply_changes(entry: LoadedIndex, collection_id: int) -> int:
+    """Bring `entry` up to the latest logged change; returns how many changes were applied."""
     changes = IndexChange.objects.filter(collection_id=collection_id, id__gt=entry.upto).order_by("id")
-    if upto is not None:
-        changes = changes.filter(id__lte=upto)
     changes = list(changes.values_list("id", "document_id", "removed_chunk_ids"))
     if not changes:
         return 0
@@ -121,6 +119,12 @@ def forget_loaded() -> None:
         _loaded.clear()
 
 
+def forget(collection_id: int) -> None:
+    """Drop one collection's in-memory index (a deleted collection)."""
+    with _loaded_lock:
+        _loaded.pop(collection_id, None)
+
+
 def refresh_snapshot(collection_id: int, *, force: bool = False) -> bool:
     """Save the collection's index if enough changed since the last snapshot; returns whether it saved."""
     snapshot = KeywordSnapshot.objects.filter(pk=collection_id).values("upto_change", "analyzer_version").first()
@@ -156,9 +160,3 @@ def refresh_snapshot(collection_id: int, *, force: bool = False) -> bool:
         )
     log.info("saved the keyword index of collection %s (%s chunks, up to change %s)", collection_id, count, upto)
     return True
-
-
-def forget(collection_id: int) -> None:
-    """Drop one collection's in-memory index (a deleted collection)."""
-    with _loaded_lock:
-        _loaded.pop(collection_id, None)

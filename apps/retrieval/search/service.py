@@ -17,13 +17,13 @@ from functools import lru_cache
 import numpy as np
 from django.conf import settings
 from django.db import DatabaseError
-from django.urls import reverse
 
 from apps.documents.access import AnyUser
 from apps.documents.models import Chunk, Collection
 from apps.retrieval.keyword import analyzer, store
 from apps.retrieval.search.cache import cache_get, cache_key, cache_set
 from apps.retrieval.search.fusion import reciprocal_rank_fusion
+from apps.retrieval.search.hits import add_deep_extras, make_hit
 from apps.retrieval.search.scope import chunks_in_scope, resolve_scope, scoped_chunks
 from apps.retrieval.search.types import DEPTH_PRESETS, Filters, SearchHit, SearchParams, SearchResponse
 from apps.retrieval.search.vector import exact_is_better, vector_candidates
@@ -36,7 +36,6 @@ CANDIDATES = 100  # per retriever, for evaluation: what fusion (and Recall@100) 
 # (0.695 against 0.694, measured), and the filtered HNSW walk stops three times sooner.
 INTERACTIVE_CANDIDATES = 30
 RERANK_POOL = 20
-CONTENT_CHARS = 300
 QUICK_HINT = "Quick search. A deep search reranks the results and adds the works they cite and related documents."
 
 
@@ -87,9 +86,8 @@ def warm_up() -> None:
 
 
 @lru_cache(maxsize=512)
-def _query_vector(model_id: str, query: str) -> np.ndarray:
-    # Keyed on the model id too, so a model change never reuses another space's vector.
-    embedder, _ = query_embedder()
+def _query_vector(embedder, query: str) -> np.ndarray:
+    # Keyed on the embedder too, so a model change never reuses another space's vector.
     return embedder.embed_query(query)
 
 
@@ -134,7 +132,7 @@ def rank(
         degraded.append(reason or "vectors unavailable; keyword results only")
         use_vector, use_keyword = False, True
     # The query embedding (the slowest step of a quick search) runs while the scope and keyword stages do.
-    embedding = _EMBEDDING_THREADS.submit(_query_vector, embedder.model_id, query) if use_vector else None
+    embedding = _EMBEDDING_THREADS.submit(_query_vector, embedder, query) if use_vector else None
     allowed = set(scoped_chunks(ids, filters).values_list("id", flat=True)) if filters.active() else None
     in_scope = chunks_in_scope(ids, filters)
     clock.lap("scope")
@@ -197,7 +195,7 @@ def rank(
     clock.lap("fusion")
     return Retrieval(
         ranked=ranked,
-        mode_used="hybrid" if len(rankings) == 2 else (next(iter(rankings), "keyword")),
+        mode_used="hybrid" if source == "fusion" else source,
         stages=stages,
         timings=clock.laps,
         candidates=counts,
@@ -236,69 +234,6 @@ def _rerank(query: str, ranked: list[Ranked], texts: dict[int, str], reranker, d
         item.score, item.source = float(score), "rerank"
     pool.sort(key=lambda r: -r.score)  # stable: equal rerank scores keep the fused order
     return pool + ranked[RERANK_POOL:]
-
-
-# ---- hydration -------------------------------------------------------------------------------------------------
-def viewer_url(chunk: Chunk) -> str:
-    return reverse("document-detail", args=[chunk.document_id]) + f"?chunk={chunk.chunk_index}"
-
-
-def _hit(chunk: Chunk, item: Ranked, query: str, idf: dict[str, float], snippet_chars: int) -> SearchHit:
-    from apps.retrieval.snippets import make_snippet
-
-    document = chunk.document
-    locator = chunk.locator or {}
-    pages = {str(p) for p in range(chunk.page or 0, (chunk.page_end or chunk.page or 0) + 1)} if chunk.page else set()
-    page_sizes = locator.get("page_sizes") or {}
-    return SearchHit(
-        chunk_id=chunk.pk,
-        chunk_index=chunk.chunk_index,
-        document_id=document.pk,
-        collection=document.collection.slug,
-        title=document.display_title,
-        authors=list(document.authors or []),
-        year=document.year,
-        journal=document.journal,
-        doi=document.doi,
-        source=document.original_name,
-        doc_type=document.doc_type,
-        section=chunk.section,
-        heading_path=list(chunk.heading_path or []),
-        chunk_type=chunk.chunk_type,
-        content=chunk.text[:CONTENT_CHARS],
-        text=chunk.text,
-        snippet_html=make_snippet(chunk.text, query, (lambda t: idf.get(t, 0.0)) if idf else None, snippet_chars),
-        locator_precision=chunk.locator_precision,
-        locator_degraded=chunk.locator_degraded,
-        page=chunk.page,
-        page_end=chunk.page_end,
-        rects=list(locator.get("rects") or []),
-        page_size={p: size for p, size in page_sizes.items() if str(p) in pages},
-        para_start=chunk.para_start,
-        para_end=chunk.para_end,
-        para_ids=list(locator.get("para_ids") or []),
-        line_start=chunk.line_start,
-        line_end=chunk.line_end,
-        weight=chunk.weight,
-        score=round(item.score, 6),
-        score_source=item.source,
-        scores=item.stage_scores,
-        viewer_url=viewer_url(chunk),
-    )
-
-
-def _deep_extras(hits: list[SearchHit]) -> None:
-    from apps.citations.services.chains import cited_references
-    from apps.citations.services.related import related_documents_many
-    from apps.documents.models import Document
-
-    for hit in hits:
-        chain = cited_references([hit.chunk_id])
-        hit.citations_out = chain["matched"] + chain["unmatched"]
-    documents = list(Document.objects.filter(pk__in={hit.document_id for hit in hits}))
-    related = related_documents_many(documents, limit=3)
-    for hit in hits:
-        hit.related = related.get(hit.document_id, [])
 
 
 # ---- the entry point ---------------------------------------------------------------------------------------------
@@ -349,7 +284,7 @@ def search(user: AnyUser, params: SearchParams) -> SearchResponse:
         "vector_search": retrieval.vector_search,
     }
     if not p.rerank:
-        diagnostics["reranker"]["reason"] = "not requested (quick search)"
+        diagnostics["reranker"]["reason"] = "not requested (quick search)" if p.depth == "quick" else "not requested"
     clock = Laps(scale=1000.0, digits=2)
     ranked = retrieval.ranked
     wanted = ranked[: max(p.top_k, RERANK_POOL if p.rerank else 0)]
@@ -367,11 +302,11 @@ def search(user: AnyUser, params: SearchParams) -> SearchResponse:
             diagnostics["stages"].append("rerank")
             diagnostics["candidates"]["reranked"] = min(len(wanted), RERANK_POOL)
         clock.lap("rerank")
-    hits = [_hit(chunks[r.chunk_id], r, p.query, retrieval.idf, p.snippet_chars) for r in wanted[: p.top_k]]
+    hits = [make_hit(chunks[r.chunk_id], r, p.query, retrieval.idf, p.snippet_chars) for r in wanted[: p.top_k]]
     diagnostics["stages"].append("snippet")
     clock.lap("snippet")
     if preset.chain or preset.related:
-        _deep_extras(hits)
+        add_deep_extras(hits, {c.document_id: c.document for c in chunks.values()})
         diagnostics["stages"] += ["chain", "related"]
         clock.lap("chain_related")
     diagnostics["candidates"]["returned"] = len(hits)

@@ -1,0 +1,77 @@
+"""From ranked chunk ids to what a person sees: search hits with locators and snippets, and deep search's extras
+(the references each hit cites, documents related to each hit's document)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.urls import reverse
+
+from apps.documents.models import Chunk, Document
+from apps.retrieval.search.types import SearchHit
+from apps.retrieval.snippets import make_snippet
+
+if TYPE_CHECKING:
+    from apps.retrieval.search.service import Ranked
+
+CONTENT_CHARS = 300
+
+
+def viewer_url(chunk: Chunk) -> str:
+    return reverse("document-detail", args=[chunk.document_id]) + f"?chunk={chunk.chunk_index}"
+
+
+def make_hit(chunk: Chunk, item: Ranked, query: str, idf: dict[str, float], snippet_chars: int) -> SearchHit:
+    """The hit for a hydrated chunk (its document and collection selected with it)."""
+    document = chunk.document
+    locator = chunk.locator or {}
+    pages = {str(p) for p in range(chunk.page or 0, (chunk.page_end or chunk.page or 0) + 1)} if chunk.page else set()
+    page_sizes = locator.get("page_sizes") or {}
+    return SearchHit(
+        chunk_id=chunk.pk,
+        chunk_index=chunk.chunk_index,
+        document_id=document.pk,
+        collection=document.collection.slug,
+        title=document.display_title,
+        authors=list(document.authors or []),
+        year=document.year,
+        journal=document.journal,
+        doi=document.doi,
+        source=document.original_name,
+        doc_type=document.doc_type,
+        section=chunk.section,
+        heading_path=list(chunk.heading_path or []),
+        chunk_type=chunk.chunk_type,
+        content=chunk.text[:CONTENT_CHARS],
+        text=chunk.text,
+        snippet_html=make_snippet(chunk.text, query, (lambda t: idf.get(t, 0.0)) if idf else None, snippet_chars),
+        locator_precision=chunk.locator_precision,
+        locator_degraded=chunk.locator_degraded,
+        page=chunk.page,
+        page_end=chunk.page_end,
+        rects=list(locator.get("rects") or []),
+        page_size={p: size for p, size in page_sizes.items() if str(p) in pages},
+        para_start=chunk.para_start,
+        para_end=chunk.para_end,
+        para_ids=list(locator.get("para_ids") or []),
+        line_start=chunk.line_start,
+        line_end=chunk.line_end,
+        weight=chunk.weight,
+        score=round(item.score, 6),
+        score_source=item.source,
+        scores=item.stage_scores,
+        viewer_url=viewer_url(chunk),
+    )
+
+
+def add_deep_extras(hits: list[SearchHit], documents: dict[int, Document]) -> None:
+    """Fill each hit's cited references and related documents; `documents` are the hits' documents by id."""
+    from apps.citations.services.chains import cited_references
+    from apps.citations.services.related import related_documents_many
+
+    for hit in hits:
+        chain = cited_references([hit.chunk_id])
+        hit.citations_out = chain["matched"] + chain["unmatched"]
+    related = related_documents_many([documents[i] for i in {hit.document_id for hit in hits}], limit=3)
+    for hit in hits:
+        hit.related = related.get(hit.document_id, [])
