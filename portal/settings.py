@@ -168,7 +168,15 @@ PORTAL_RERANK_MODEL = env_str("PORTAL_RERANK_MODEL", "")
 PORTAL_RERANK_URL = env_str("PORTAL_RERANK_URL", "")
 PORTAL_LLM_BASE_URL = env_str("PORTAL_LLM_BASE_URL", "")
 PORTAL_LLM_MODEL = env_str("PORTAL_LLM_MODEL", "")
+PORTAL_LLM_API_KEY = env_str("PORTAL_LLM_API_KEY", "")  # sent as a bearer token; local servers need none
+# Seconds for a whole answer (connect, prompt processing, every streamed token), not just each read.
+PORTAL_LLM_TIMEOUT = env_int("PORTAL_LLM_TIMEOUT", 60, minimum=1)
 PORTAL_RERANK_TIMEOUT = env_int("PORTAL_RERANK_TIMEOUT", 10, minimum=1)  # seconds, for PORTAL_RERANK_URL
+
+# --- Answers --------------------------------------------------------------------------------------------------
+# extractive: answers made of evidence sentences, no model needed (the default); llm: the OpenAI-compatible
+# endpoint at PORTAL_LLM_BASE_URL writes them, and the extractive composer takes over if it fails.
+PORTAL_ANSWER_COMPOSER = env_choice("PORTAL_ANSWER_COMPOSER", "extractive", ("extractive", "llm"))
 
 # --- Search ---------------------------------------------------------------------------------------------------
 # Results are cached this long; keys carry each collection's last change, so a change makes old entries unreachable.

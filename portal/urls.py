@@ -16,6 +16,8 @@ api_v1 = [
         name="api-conversation-detail",
     ),
     path("search", api.search, name="api-search"),
+    path("ask", conversation_api.ask, name="api-ask"),
+    path("ask/stream", conversation_api.ask_stream, name="api-ask-stream"),
 ]
 
 urlpatterns = [
@@ -26,5 +28,6 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("", include("apps.retrieval.urls")),
+    path("", include("apps.citations.urls")),
     path("", include("apps.documents.urls")),
 ]

@@ -9,6 +9,11 @@ from django.db import models
 class Conversation(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations")
     collection = models.ForeignKey("documents.Collection", on_delete=models.CASCADE, related_name="conversations")
+    # Reading mode: questions asked within one document. Deleting the document keeps the conversation (its
+    # answers say their sources are gone) and turns it into an ordinary one.
+    document = models.ForeignKey(
+        "documents.Document", on_delete=models.SET_NULL, null=True, blank=True, related_name="conversations"
+    )
     title = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -18,6 +23,30 @@ class Conversation(models.Model):
 
     def __str__(self) -> str:
         return self.title or f"Conversation {self.pk}"
+
+
+class Message(models.Model):
+    """One question and its answer, with the answer's citation objects stored whole (design.md): an old answer's
+    badges open the same place after a reload, and a regenerated answer replaces them all at once."""
+
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="messages")
+    question = models.TextField()
+    answer = models.TextField(blank=True)  # with [n] markers
+    depth = models.CharField(max_length=5, default="deep")
+    strict = models.BooleanField(default=True)
+    composer = models.CharField(max_length=200, blank=True)
+    # The answer's full result (answers.service.AnswerResult.as_dict()): sentences and their support, citations
+    # (each with the hash of the chunk text it quoted, to notice re-ingests), conflicts, chain, diagnostics.
+    result = models.JSONField(default=dict)
+    regenerations = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["conversation_id", "id"]
+
+    def __str__(self) -> str:
+        return self.question[:80]
 
 
 class MatchMethod(models.TextChoices):

@@ -90,7 +90,7 @@ def evaluate_modes(
     )
     results = {}
     for mode in modes:
-        service._query_vector.cache_clear()  # every mode pays for its own query embeddings
+        service.query_vector.cache_clear()  # every mode pays for its own query embeddings
         ndcg = recall = mrr = 0.0
         latencies, degraded = [], set()
         for n, (qid, text) in enumerate(queries.items(), start=1):

@@ -171,7 +171,7 @@ def time_service(user, collection: Collection, queries: list[str], depth: str) -
         service.search(user, SearchParams(query=query, collections=(collection.slug,), depth=depth, use_cache=False))
     latencies, stages = [], {}
     for query in queries:
-        service._query_vector.cache_clear()
+        service.query_vector.cache_clear()
         started = time.perf_counter()
         response = service.search(
             user, SearchParams(query=query, collections=(collection.slug,), depth=depth, use_cache=False)

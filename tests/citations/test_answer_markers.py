@@ -6,7 +6,7 @@ import pytest
 
 from apps.citations.answers.citation import best_quote, citation_id, from_hit, sentences
 from apps.citations.answers.markers import clean_markers, markers_in
-from apps.retrieval.search.types import SearchHit
+from tests.citations.hit_factory import make_hit as _hit
 
 
 @pytest.mark.parametrize(
@@ -61,46 +61,6 @@ def test_the_quote_is_the_sentence_that_supports_the_claim():
     assert "52 samples" not in quote  # a neighbour joins only when it shares terms with the claim
     assert best_quote(text, "nothing in common here", max_chars=40) == "Lions lived across Eurasia."
     assert len(best_quote(text * 20, "lions", max_chars=60)) <= 60
-
-
-def _hit(**changes) -> SearchHit:
-    fields = dict(
-        chunk_id=5,
-        chunk_index=2,
-        document_id=9,
-        collection="lab",
-        title="T",
-        authors=["A. B"],
-        year=2020,
-        journal="J",
-        doi="10.1/x",
-        source="t.pdf",
-        doc_type="pdf",
-        section="Results",
-        heading_path=["Results"],
-        chunk_type="text",
-        content="c",
-        text="Full text. " * 50,
-        snippet_html="",
-        locator_precision="bbox",
-        locator_degraded=False,
-        page=4,
-        page_end=5,
-        rects=[{"page": 4, "x0": 1, "y0": 2, "x1": 3, "y1": 4}],
-        page_size={"4": [595, 842]},
-        para_start=None,
-        para_end=None,
-        para_ids=[],
-        line_start=None,
-        line_end=None,
-        weight=1.0,
-        score=0.03,
-        score_source="fusion",
-        scores={},
-        viewer_url="/documents/9/?chunk=2",
-    )
-    fields.update(changes)
-    return SearchHit(**fields)
 
 
 def test_a_citation_from_a_hit_has_the_design_fields():

@@ -14,8 +14,15 @@ from apps.retrieval.search.hits import CONTENT_CHARS
 from apps.retrieval.search.types import ChunkSource, SearchHit
 
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
-# Sentence ends in English and Chinese; a full stop must be followed by space or the end (not "e.g.5" or "3.5").
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^\s])|(?<=[。！？；])")
+# Sentence ends in English and Chinese; a full stop must be followed by space (not "e.g.5" or "3.5").
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？；])")
+# A full stop after these does not end a sentence: "et al.", "Fig.", "e.g.", "vs.", initials and genus
+# abbreviations ("F. poae", "J. Smith").
+ABBREVIATION = re.compile(
+    r"(?:\b(?:al|e\.g|i\.e|fig|figs|eq|eqs|vs|ca|approx|no|nos|ref|refs|cf|dr|mr|ms|prof|sp|spp|resp|vol|pp|etc)"
+    r"|(?<![\w.])[A-Za-z])\.$",
+    re.I,
+)
 
 
 @dataclass
@@ -40,7 +47,18 @@ def citation_id(document_id: int, chunk_id: int, occurrence: int = 0) -> str:
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(" ".join(text.split())) if s.strip()]
+    """The sentences of `text` (whitespace collapsed), not split after abbreviations."""
+    text = " ".join(text.split())
+    out: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        head = text[start : match.start()]
+        if head.endswith(".") and ABBREVIATION.search(head):
+            continue
+        out.append(head.strip())
+        start = match.end()
+    out.append(text[start:].strip())
+    return [s for s in out if s]
 
 
 def best_quote(chunk_text: str, target: str, max_chars: int = CONTENT_CHARS) -> str:

@@ -86,7 +86,7 @@ def warm_up() -> None:
 
 
 @lru_cache(maxsize=512)
-def _query_vector(embedder, query: str) -> np.ndarray:
+def query_vector(embedder, query: str) -> np.ndarray:
     # Keyed on the embedder too, so a model change never reuses another space's vector.
     return embedder.embed_query(query)
 
@@ -132,7 +132,7 @@ def rank(
         degraded.append(reason or "vectors unavailable; keyword results only")
         use_vector, use_keyword = False, True
     # The query embedding (the slowest step of a quick search) runs while the scope and keyword stages do.
-    embedding = _EMBEDDING_THREADS.submit(_query_vector, embedder, query) if use_vector else None
+    embedding = _EMBEDDING_THREADS.submit(query_vector, embedder, query) if use_vector else None
     allowed = set(scoped_chunks(ids, filters).values_list("id", flat=True)) if filters.active() else None
     in_scope = chunks_in_scope(ids, filters)
     clock.lap("scope")

@@ -51,7 +51,7 @@ class Command(BaseCommand):
         parser.add_argument("--user", default="", metavar="USERNAME", help="search with this person's access")
 
     def handle(self, *args, query: str, collection: list[str], **options) -> None:
-        user = _user(options["user"])
+        user = command_user(options["user"])
         params = SearchParams(
             query=query,
             collections=tuple(dict.fromkeys(collection)),
@@ -117,7 +117,7 @@ def retrieval_note(response: SearchResponse) -> str:
     return "Retrieval note: " + " · ".join(parts)
 
 
-def _user(username: str):
+def command_user(username: str):
     users = get_user_model().objects.filter(is_active=True)
     if username:
         user = users.filter(**{get_user_model().USERNAME_FIELD: username}).first()

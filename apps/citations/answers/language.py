@@ -1,0 +1,40 @@
+"""The question's language, and the few fixed sentences an answer may need in it.
+
+Only the two languages the portal's corpora hold are told apart: Chinese (any Han/kana text) and everything else,
+answered in English. The fixed sentences are the portal's own words, never claims, so they carry no citation.
+"""
+
+from __future__ import annotations
+
+import re
+
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff]")
+_LATIN = re.compile(r"[A-Za-z]")
+
+PHRASES: dict[str, dict[str, str]] = {
+    "en": {
+        "no_answer": "The documents in this collection do not answer this.",
+        "no_answer_document": "This document does not answer this.",
+        "conflicts": "Sources that disagree",
+        "deep_offer": "This was a quick answer. Ask again in deep mode for reranked evidence and the works it cites.",
+    },
+    "zh": {
+        "no_answer": "本集合中的文档没有回答这个问题。",
+        "no_answer_document": "这份文档没有回答这个问题。",
+        "conflicts": "观点不一致的来源",
+        "deep_offer": "这是快速回答。使用深度模式重新提问，可获得重排序的证据及其引用的文献。",
+    },
+}
+
+
+def detect(text: str) -> str:
+    """ "zh" when Han or kana characters make up a real share of the letters (a Chinese question that names
+    "DNA" or "BMI" is still Chinese), else "en"."""
+    han = len(_HAN.findall(text))
+    latin = len(_LATIN.findall(text))
+    # One Han character carries about a word; a Latin word about five letters.
+    return "zh" if han and han * 5 >= latin else "en"
+
+
+def phrase(language: str, key: str) -> str:
+    return PHRASES.get(language, PHRASES["en"])[key]

@@ -1,0 +1,295 @@
+"""Asking a collection: retrieval → evidence → composer → cleaning and support check → stored message.
+
+`prepare()` checks the question and every access before anything streams (so an API can still answer 400/404),
+`run()` yields the events the SSE stream sends — evidence as soon as retrieval ends, text as it is written, finish
+with the final answer — and `ask()` is the same without streaming (API, CLI, page without JavaScript, MCP).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from django.conf import settings
+from django.db import transaction
+from django.http import Http404
+
+from apps.citations.access import get_conversation_for_user
+from apps.citations.answers.citation import best_quote, from_hit
+from apps.citations.answers.extractive import ExtractiveComposer
+from apps.citations.answers.finalize import Draft, finish
+from apps.citations.answers.language import detect, phrase
+from apps.citations.answers.streaming import LiveCleaner
+from apps.citations.answers.types import ComposeRequest, ComposerUnavailable, Conflict, Evidence
+from apps.citations.models import Conversation, Message
+from apps.documents.access import AnyUser, get_collection_for_user, get_document_for_user
+from apps.documents.models import Collection, Document
+from apps.retrieval.search.service import query_embedder, search
+from apps.retrieval.search.types import DEPTHS, CollectionNotFound, Filters, SearchParams
+
+log = logging.getLogger(__name__)
+
+MAX_QUESTION_CHARS = 2000
+HISTORY_TURNS = 3
+COMPOSERS = ("extractive", "llm")
+# A source's own reference markers would read as our badges in the generator's evidence; they become "(ref 12)".
+_SOURCE_MARKER = re.compile(r"\[(\s*\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*\s*)\]")
+
+
+class InvalidQuestion(ValueError):
+    """Something a person can fix; the message says what."""
+
+
+@dataclass(frozen=True)
+class AskParams:
+    question: str
+    collection: str = ""  # slug; may be omitted when following up a conversation or regenerating
+    depth: str = "deep"
+    strict: bool = True
+    conversation: int | None = None  # follow up this conversation
+    document: int | None = None  # reading mode: ask within one document
+    composer: str = ""  # "extractive" | "llm"; empty: settings.PORTAL_ANSWER_COMPOSER
+    regenerate: int | None = None  # a message id: answer its question again and replace its answer whole
+
+
+@dataclass
+class Event:
+    kind: str  # evidence | text | finish | error
+    data: dict
+
+    def sse(self) -> str:
+        return f"event: {self.kind}\ndata: {json.dumps(self.data, ensure_ascii=False, default=str)}\n\n"
+
+
+@dataclass
+class Prepared:
+    user: AnyUser
+    question: str
+    collection: Collection
+    depth: str
+    strict: bool
+    composer: str
+    conversation: Conversation | None
+    document: Document | None
+    message: Message | None  # the message being regenerated
+    history: list[tuple[str, str]]
+
+
+def _strip_markers(text: str) -> str:
+    return " ".join(re.sub(r"\s*\[\d+\]", "", text).split())
+
+
+def prepare(user: AnyUser, params: AskParams) -> Prepared:
+    """Validate and resolve everything; raises InvalidQuestion or Http404 (for anything the user may not read)."""
+    if params.depth not in DEPTHS:
+        raise InvalidQuestion(f"depth must be one of {', '.join(DEPTHS)}.")
+    composer = params.composer or settings.PORTAL_ANSWER_COMPOSER
+    if composer not in COMPOSERS:
+        raise InvalidQuestion(f"composer must be one of {', '.join(COMPOSERS)}.")
+    if composer == "llm" and not settings.PORTAL_LLM_BASE_URL:
+        raise InvalidQuestion("No language model is configured (PORTAL_LLM_BASE_URL); use the extractive composer.")
+    conversation = message = None
+    if params.regenerate is not None:
+        try:
+            message = Message.objects.select_related("conversation").get(pk=int(params.regenerate))
+        except (Message.DoesNotExist, ValueError, TypeError):
+            raise Http404("No such message.") from None
+        conversation, _ = get_conversation_for_user(user, message.conversation_id)
+    elif params.conversation is not None:
+        conversation, _ = get_conversation_for_user(user, params.conversation)
+    question = " ".join((message.question if message else params.question).split())
+    if not question:
+        raise InvalidQuestion("Type a question.")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise InvalidQuestion(f"The question is too long (at most {MAX_QUESTION_CHARS} characters).")
+    if conversation is not None:
+        collection, _ = get_collection_for_user(user, conversation.collection.slug)
+        if params.collection and params.collection != collection.slug:
+            raise InvalidQuestion("This conversation belongs to another collection.")
+        document = conversation.document
+    else:
+        if not params.collection:
+            raise InvalidQuestion("Name the collection to ask (collection).")
+        collection, _ = get_collection_for_user(user, params.collection)
+        document = None
+        if params.document is not None:
+            document, _ = get_document_for_user(user, params.document)
+            if document.collection_id != collection.pk:
+                raise Http404("No such document.")
+    history = []
+    if conversation is not None:
+        earlier = conversation.messages.order_by("-id")
+        if message is not None:
+            earlier = earlier.filter(id__lt=message.pk)
+        history = [(m.question, _strip_markers(m.answer)) for m in reversed(earlier[:HISTORY_TURNS])]
+    return Prepared(
+        user=user,
+        question=question,
+        collection=collection,
+        depth=params.depth,
+        strict=params.strict,
+        composer=composer,
+        conversation=conversation,
+        document=document,
+        message=message,
+        history=history,
+    )
+
+
+def _composer(name: str, depth: str):
+    if name == "llm":
+        from apps.citations.answers.llm import LLMComposer
+
+        return LLMComposer.from_settings()
+    return ExtractiveComposer(max_sentences=4 if depth == "deep" else 3)
+
+
+def _evidence_item(evidence: Evidence, question: str) -> dict:
+    """An evidence passage as the stream's first event shows it: the citation object it would become."""
+    item = from_hit(evidence.hit, evidence.number, best_quote(evidence.hit.text, question)).as_dict()
+    item["evidence_number"] = evidence.number
+    return item
+
+
+def run(prepared: Prepared) -> Iterator[Event]:
+    """The answer's events: evidence, text…, finish (see the module docstring)."""
+    p = prepared
+    started = time.perf_counter()
+    language = detect(p.question)
+    # A follow-up ("and in children?") needs the earlier question's subject to find anything.
+    retrieval_query = f"{p.question} {p.history[-1][0]}" if p.history else p.question
+    filters = Filters(document=p.document.pk) if p.document else Filters()
+    try:
+        response = search(p.user, SearchParams(retrieval_query, (p.collection.slug,), filters, depth=p.depth))
+    except CollectionNotFound:
+        raise Http404("No such collection.") from None
+    evidence = [Evidence(i + 1, hit) for i, hit in enumerate(response.hits)]
+    retrieval_ms = (time.perf_counter() - started) * 1000.0
+    yield Event(
+        "evidence",
+        {"question": p.question, "evidence": [_evidence_item(e, p.question) for e in evidence]},
+    )
+    request = ComposeRequest(
+        question=p.question,
+        evidence=[
+            Evidence(e.number, replace(e.hit, text=_SOURCE_MARKER.sub(r"(ref \1)", e.hit.text))) for e in evidence
+        ],
+        language=language,
+        strict=p.strict,
+        history=p.history,
+        document_title=p.document.display_title if p.document else "",
+    )
+    composer = _composer(p.composer, p.depth)
+    fallback = ""
+    cleaner = LiveCleaner({e.number for e in evidence}, {e.hit.chunk_id: e.number for e in evidence})
+    draft = Draft(raw="")
+    compose_started = time.perf_counter()
+    if evidence:
+        try:
+            yield from _stream(composer, request, cleaner, draft)
+        except ComposerUnavailable as exc:
+            # The answer still comes, from the evidence itself, and says why.
+            fallback = f"{composer.name} unavailable ({exc}); answered from the evidence instead"
+            log.warning("composer failed: %s", exc)
+            composer = ExtractiveComposer(max_sentences=4 if p.depth == "deep" else 3)
+            cleaner = LiveCleaner(cleaner.valid, cleaner.chunk_numbers)
+            draft = Draft(raw="")
+            yield Event("text", {"text": ""})
+            yield from _stream(composer, request, cleaner, draft)
+    compose_ms = (time.perf_counter() - compose_started) * 1000.0
+    check_started = time.perf_counter()
+    embedder, _ = query_embedder()
+    done = finish(draft, evidence, p.question, language, p.strict, p.depth == "deep", p.document is not None, embedder)
+    check_ms = (time.perf_counter() - check_started) * 1000.0
+    search_diagnostics = response.diagnostics
+    total_ms = (time.perf_counter() - started) * 1000.0
+    reranker = search_diagnostics.get("reranker", {})
+    result = {
+        "question": p.question,
+        "answer": done.answer,
+        "answered": done.answered,
+        "language": language,
+        "depth": p.depth,
+        "strict": p.strict,
+        "composer": composer.name,
+        "sentences": done.sentences,
+        "citations": done.citations,
+        "conflicts": done.conflicts,
+        "chain": done.chain,
+        "hint": phrase(language, "deep_offer") if p.depth == "quick" else "",
+        "retrieval_note": " · ".join(
+            [
+                p.depth,
+                search_diagnostics.get("mode_used", ""),
+                f"reranker {reranker.get('name')}" if reranker.get("used") else "no reranker",
+                f"{len(evidence)} passages",
+                f"{total_ms / 1000.0:.1f} s",
+            ]
+        ),
+        "diagnostics": {
+            "search": search_diagnostics,
+            "retrieval_query": retrieval_query,
+            "composer": composer.name,
+            "composer_fallback": fallback,
+            "removed_markers": done.removed_markers,
+            "dropped_sentences": done.dropped_sentences,
+            "timings_ms": {
+                "retrieval": round(retrieval_ms, 1),
+                "compose": round(compose_ms, 1),
+                "support": round(check_ms, 1),
+                "total": round(total_ms, 1),
+            },
+        },
+    }
+    message = save(p, result)
+    result["conversation"] = message.conversation_id
+    result["message"] = message.pk
+    yield Event("finish", result)
+
+
+def _stream(composer, request: ComposeRequest, cleaner: LiveCleaner, draft: Draft) -> Iterator[Event]:
+    for part in composer.stream(request):
+        if isinstance(part, Conflict):
+            draft.conflicts.append(part.text)
+            continue
+        draft.raw += part
+        if (update := cleaner.feed(part)) is not None:
+            yield Event("text", update)
+    if (update := cleaner.flush()) is not None:
+        yield Event("text", update)
+
+
+def save(p: Prepared, result: dict) -> Message:
+    """Store the question and its answer; a regenerated answer replaces the old one, citations and all."""
+    stored = {key: value for key, value in result.items() if key not in ("conversation", "message")}
+    with transaction.atomic():
+        conversation = p.conversation
+        if conversation is None:
+            conversation = Conversation.objects.create(
+                user=p.user, collection=p.collection, document=p.document, title=p.question[:300]
+            )
+        fields = {"answer": result["answer"], "depth": p.depth, "strict": p.strict, "composer": result["composer"]}
+        if p.message is not None:
+            message = Message.objects.select_for_update().get(pk=p.message.pk)
+            for name, value in fields.items():
+                setattr(message, name, value)
+            message.result = stored
+            message.regenerations += 1
+            message.save()
+        else:
+            message = Message.objects.create(conversation=conversation, question=p.question, result=stored, **fields)
+        conversation.save(update_fields=["updated_at"])
+    return message
+
+
+def ask(user: AnyUser, params: AskParams) -> dict:
+    """The finished answer without streaming: the finish event's data."""
+    result: dict = {}
+    for event in run(prepare(user, params)):
+        if event.kind == "finish":
+            result = event.data
+    return result

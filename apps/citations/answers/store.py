@@ -1,0 +1,89 @@
+"""Stored answers: what is kept with each citation, and what an old citation points at today.
+
+Each stored citation keeps the hash of the chunk text it quoted. Chunks are replaced when a document is
+re-ingested, so on reading an old answer every citation is checked:
+
+- current: the chunk is still there with the same text;
+- moved: the document was re-ingested and the same passage exists under a new chunk: the citation follows it
+  (new chunk id, index, page, rectangles, viewer link) and says so;
+- changed: the document was re-ingested and the passage is gone: the card says so and links the document only;
+- deleted: the document is gone: the card says so and links nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from apps.documents.models import Chunk, Document
+
+LOCATOR_FIELDS = (
+    "chunk_id",
+    "chunk_index",
+    "section",
+    "heading_path",
+    "chunk_type",
+    "locator_precision",
+    "locator_degraded",
+    "page",
+    "page_end",
+    "rects",
+    "page_size",
+    "para_start",
+    "para_end",
+    "viewer_url",
+)
+NOTES = {
+    "current": "",
+    "moved": "The document was re-ingested after this answer; the same passage was found again and is linked.",
+    "changed": "The document was re-ingested after this answer and this passage is no longer in it.",
+    "deleted": "The document was deleted after this answer.",
+}
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:20]
+
+
+def _locator(chunk: Chunk) -> dict:
+    from apps.retrieval.search.hits import make_hit
+    from apps.retrieval.search.service import Ranked
+
+    hit = make_hit(chunk, Ranked(chunk.pk, 0.0, "fusion"), "", {}, 80)
+    return {name: getattr(hit, name) for name in LOCATOR_FIELDS}
+
+
+def with_status(citations: list[dict]) -> list[dict]:
+    """Copies of stored citations with `status` and `status_note` as of now (see the module docstring)."""
+    out = [dict(c) for c in citations]
+    if not out:
+        return out
+    hashes = {
+        pk: text_hash(text)
+        for pk, text in Chunk.objects.filter(pk__in=[c["chunk_id"] for c in out]).values_list("pk", "text")
+    }
+    present = set(Document.objects.filter(pk__in=[c["document_id"] for c in out]).values_list("pk", flat=True))
+    stale = [c for c in out if hashes.get(c["chunk_id"]) != c.get("chunk_hash") or c["document_id"] not in present]
+    replacements: dict[tuple[int, str], Chunk] = {}
+    if stale:
+        wanted = {(c["document_id"], c.get("chunk_hash")) for c in stale if c["document_id"] in present}
+        documents = {document_id for document_id, _ in wanted}
+        for chunk in Chunk.objects.filter(document_id__in=documents).select_related("document__collection"):
+            key = (chunk.document_id, text_hash(chunk.text))
+            if key in wanted:
+                replacements.setdefault(key, chunk)
+    for citation in out:
+        if citation["document_id"] not in present:
+            status = "deleted"
+            citation["viewer_url"] = ""
+        elif hashes.get(citation["chunk_id"]) == citation.get("chunk_hash"):
+            status = "current"
+        elif chunk := replacements.get((citation["document_id"], citation.get("chunk_hash"))):
+            status = "moved"
+            citation.update(_locator(chunk))
+        else:
+            status = "changed"
+            from django.urls import reverse
+
+            citation["viewer_url"] = reverse("document-detail", args=[citation["document_id"]])
+        citation["status"], citation["status_note"] = status, NOTES[status]
+    return out

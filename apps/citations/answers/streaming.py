@@ -1,0 +1,48 @@
+"""Cleaning a generator's text while it streams, so the page never shows a marker that will not survive.
+
+Each delta is appended to the raw text; everything up to an unfinished bracket is cleaned (markers.clean_markers)
+and the difference to what was already shown is sent. Cleaning can occasionally change text already sent (a space
+before punctuation disappears once the punctuation arrives); then the whole text is sent again instead of a delta.
+The finish event always carries the final text, so a client that missed something still ends right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from apps.citations.answers.markers import clean_markers
+
+_HOLD = 40  # a bracket still open this far from the end is not a marker; stop holding the text back
+
+
+class LiveCleaner:
+    def __init__(self, valid: set[int], chunk_numbers: Mapping[int, int] | None = None) -> None:
+        self.valid = valid
+        self.chunk_numbers = chunk_numbers or {}
+        self.raw = ""
+        self.shown = ""
+
+    def _safe(self) -> str:
+        opening = max(self.raw.rfind("["), self.raw.rfind("【"))
+        closing = max(self.raw.rfind("]"), self.raw.rfind("】"))
+        if opening > closing and len(self.raw) - opening < _HOLD:
+            return self.raw[:opening]
+        return self.raw
+
+    def feed(self, delta: str) -> dict | None:
+        """A text event ({"delta": …} or {"text": …} to replace) for this delta, or None if nothing changes."""
+        self.raw += delta
+        return self._update(self._safe())
+
+    def flush(self) -> dict | None:
+        return self._update(self.raw)
+
+    def _update(self, raw: str) -> dict | None:
+        cleaned = clean_markers(raw, self.valid, self.chunk_numbers).text
+        if cleaned == self.shown:
+            return None
+        previous, self.shown = self.shown, cleaned
+        if cleaned.startswith(previous):
+            # clean_markers strips the end, so a delta may need the space it took off the previous piece.
+            return {"delta": cleaned[len(previous) :]}
+        return {"text": cleaned}

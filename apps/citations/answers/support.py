@@ -1,0 +1,87 @@
+"""The support check: is each answer sentence really backed by the passage it cites?
+
+Every sentence that carries `[n]` is compared with the quote it cites (the cited chunk's sentences closest to the
+claim, answers.citation.best_quote): the share of the claim's terms found in the quote (lexical) and the
+embedding model's cosine between the two (semantic, which catches paraphrase). The sentence's score is the best
+over its citations; below SUPPORT_THRESHOLD it is unsupported. A sentence with no marker is "not from the
+library". The page and the API show both; strict mode (answers.service) keeps only supported sentences.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+
+from apps.citations.answers import similarity
+from apps.citations.answers.citation import ABBREVIATION, best_quote
+from apps.citations.answers.markers import markers_in
+
+SUPPORT_THRESHOLD = 0.5
+LEXICAL_SHARE = 0.6  # of the score; the rest is the rescaled cosine
+
+# A sentence ends at . ! ? (followed by space or the end) or at a CJK full stop, with any markers after it.
+_END = re.compile(r"(?:[.!?](?=\s|$|\[)|[。！？；])(?:\s*\[\d+\])*")
+_MARKER = re.compile(r"\s*\[\d+\]")
+
+
+@dataclass
+class SentenceCheck:
+    text: str  # the sentence as shown, with its [n] markers
+    citations: list[int]  # the display numbers it cites
+    supported: bool | None  # None: it cites nothing
+    score: float | None = None
+    lexical: float | None = None
+    semantic: float | None = None  # the rescaled cosine; None without the embedding model
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Answer text → sentences, each keeping the markers written right after its full stop; paragraph breaks
+    always end a sentence. Abbreviations ("et al.", "Fig.", initials) do not."""
+    out: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        start = 0
+        for match in _END.finditer(paragraph):
+            head = paragraph[start : match.start()]
+            if match.group(0)[0] == "." and ABBREVIATION.search(head + "."):
+                continue
+            out.append(paragraph[start : match.end()].strip())
+            start = match.end()
+        out.append(paragraph[start:].strip())
+    return [s for s in out if s and _MARKER.sub("", s).strip(" .") != ""]
+
+
+def claim_of(sentence: str) -> str:
+    return " ".join(_MARKER.sub("", sentence).split())
+
+
+def check(text: str, chunk_texts: Mapping[int, str], embedder=None) -> tuple[list[SentenceCheck], dict[int, str]]:
+    """Check every sentence of `text` against the chunks its markers name (`chunk_texts`: display number → chunk
+    text). Returns the checks, and the quote for each display number (from the first sentence that cites it)."""
+    checks = [SentenceCheck(s, list(dict.fromkeys(markers_in(s))), None) for s in split_sentences(text)]
+    quotes: dict[int, str] = {}
+    pairs: list[tuple[int, int, str, str, float]] = []  # (check index, number, claim, quote, lexical)
+    for i, item in enumerate(checks):
+        claim = claim_of(item.text)
+        for number in item.citations:
+            if number not in chunk_texts:
+                continue
+            quote = best_quote(chunk_texts[number], claim)
+            quotes.setdefault(number, quote)
+            lexical = similarity.coverage(similarity.content_terms(claim), similarity.content_terms(quote))
+            pairs.append((i, number, claim, quote, lexical))
+    cosines = similarity.pair_cosines(embedder, [(claim, quote) for _, _, claim, quote, _ in pairs])
+    for k, (i, _number, _claim, _quote, lexical) in enumerate(pairs):
+        semantic = similarity.rescale_cosine(cosines[k]) if cosines is not None else None
+        score = lexical if semantic is None else LEXICAL_SHARE * lexical + (1 - LEXICAL_SHARE) * semantic
+        item = checks[i]
+        if item.score is None or score > item.score:
+            item.score, item.lexical = round(score, 3), round(lexical, 3)
+            item.semantic = None if semantic is None else round(semantic, 3)
+    for item in checks:
+        if item.citations:
+            item.supported = item.score is not None and item.score >= SUPPORT_THRESHOLD
+    return checks, quotes

@@ -1,0 +1,81 @@
+"""python manage.py ask "QUESTION" --collection SLUG [--depth quick|deep] [--composer extractive|llm] [--lenient]
+[--document ID] [--conversation ID] [--json] [--user USERNAME]
+
+Asks as the first active superuser unless --user is given (then exactly with that person's access). The answer is
+stored in a conversation like any other, so --conversation can follow it up. --json prints what POST /api/v1/ask
+returns; otherwise the answer, its sources and the retrieval note, as a person reads them.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+from django.http import Http404
+
+from apps.citations.answers.service import COMPOSERS, AskParams, InvalidQuestion, ask
+from apps.retrieval.management.commands.search import command_user
+from apps.retrieval.search.types import DEPTHS
+
+
+def _where(citation: dict) -> str:
+    parts = [f"§ {citation['section']}"] if citation.get("section") else []
+    if citation.get("page"):
+        end = citation.get("page_end")
+        parts.append(f"pp. {citation['page']}–{end}" if end and end != citation["page"] else f"p. {citation['page']}")
+    elif citation.get("para_start") is not None:
+        parts.append(f"paragraph {citation['para_start'] + 1}")
+    return " · ".join(parts)
+
+
+class Command(BaseCommand):
+    help = "Ask a collection a question; the answer cites its sources with [n] (the API's JSON with --json)."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("question")
+        parser.add_argument("--collection", default="", metavar="SLUG")
+        parser.add_argument("--depth", choices=DEPTHS, default="deep")
+        parser.add_argument("--composer", choices=COMPOSERS, default="")
+        parser.add_argument("--lenient", action="store_true", help="keep unsupported sentences, labelled")
+        parser.add_argument("--document", type=int, default=None, help="reading mode: ask this document only")
+        parser.add_argument("--conversation", type=int, default=None, help="follow up this conversation")
+        parser.add_argument("--json", action="store_true", help="print the API's response body")
+        parser.add_argument("--user", default="", metavar="USERNAME", help="ask with this person's access")
+
+    def handle(self, *args, question: str, **options) -> None:
+        user = command_user(options["user"])
+        params = AskParams(
+            question=question,
+            collection=options["collection"],
+            depth=options["depth"],
+            strict=not options["lenient"],
+            conversation=options["conversation"],
+            document=options["document"],
+            composer=options["composer"],
+        )
+        try:
+            result = ask(user, params)
+        except InvalidQuestion as exc:
+            raise CommandError(str(exc)) from None
+        except Http404 as exc:
+            raise CommandError(f"{exc} (or {user.get_username()} may not read it)") from None
+        if options["json"]:
+            self.stdout.write(json.dumps(result, ensure_ascii=False, indent=2, default=str))
+            return
+        self.stdout.write(result["answer"])
+        for sentence in result["sentences"]:
+            if sentence["label"]:
+                self.stdout.write(f"  ({sentence['label']}) {sentence['text']}")
+        if result["conflicts"]:
+            self.stdout.write("\nSources that disagree:")
+            for conflict in result["conflicts"]:
+                self.stdout.write(f"  {conflict['text']}")
+        if result["citations"]:
+            self.stdout.write("\nSources:")
+        for c in result["citations"]:
+            where = _where(c)
+            self.stdout.write(f"[{c['n']}] {c['title'] or c['source']}" + (f" — {where}" if where else ""))
+            self.stdout.write(f"    “{c['quote']}”")
+        if result["hint"]:
+            self.stdout.write("\n" + result["hint"])
+        self.stdout.write(f"\nRetrieval note: {result['retrieval_note']} · conversation {result['conversation']}")

@@ -1,0 +1,197 @@
+"""Composing an answer without a database: sentence splitting, the extractive composer, live cleaning of a stream,
+the support check, strict mode, "cannot answer", conflicts and the chain block. The embedding model is left out
+(embedder=None, use_embeddings=False) so these rules are tested on their own; the service tests use the model."""
+
+from __future__ import annotations
+
+from apps.citations.answers import support
+from apps.citations.answers.chain import chain_block
+from apps.citations.answers.citation import from_hit, sentences
+from apps.citations.answers.extractive import ExtractiveComposer
+from apps.citations.answers.finalize import Draft, finish
+from apps.citations.answers.language import detect
+from apps.citations.answers.streaming import LiveCleaner
+from apps.citations.answers.types import ComposeRequest, Conflict, Evidence
+from tests.citations.hit_factory import make_hit
+
+LIONS = (
+    "Lions once ranged across Africa and Asia. The Asiatic lion survives only in the Gir forest of India. "
+    "Its population grew to about 600 animals by 2017 [12]."
+)
+WHEAT = "Fusarium poae infects durum wheat kernels. Infected kernels released more volatile alcohols than healthy ones."
+WHEAT_AGAINST = "Infected kernels did not release more volatile alcohols than healthy kernels in our field trial."
+
+
+def _evidence(*texts: str, documents: tuple[int, ...] = ()) -> list[Evidence]:
+    return [
+        Evidence(i + 1, make_hit(chunk_id=100 + i, document_id=documents[i] if documents else 10 + i, text=t))
+        for i, t in enumerate(texts)
+    ]
+
+
+def _compose(question: str, evidence: list[Evidence]) -> tuple[str, list[str]]:
+    composer = ExtractiveComposer(use_embeddings=False)
+    parts = list(composer.stream(ComposeRequest(question, evidence, language=detect(question))))
+    text = "".join(p for p in parts if isinstance(p, str))
+    return text, [p.text for p in parts if isinstance(p, Conflict)]
+
+
+def test_sentences_are_not_split_after_abbreviations_or_decimals():
+    text = "Smith et al. found 3.5 mg in F. poae cultures (Fig. 2). Next sentence here. 第一句。第二句！"
+    assert sentences(text) == [
+        "Smith et al. found 3.5 mg in F. poae cultures (Fig. 2).",
+        "Next sentence here.",
+        "第一句。",
+        "第二句！",
+    ]
+
+
+def test_answer_sentences_keep_the_markers_written_after_them():
+    text = "Lions live in Gir [1]. They number 600. [2]\n\nA new paragraph [1]"
+    assert support.split_sentences(text) == ["Lions live in Gir [1].", "They number 600. [2]", "A new paragraph [1]"]
+
+
+def test_the_extractive_answer_quotes_evidence_and_cites_each_sentence():
+    evidence = _evidence(WHEAT, LIONS)
+    text, conflicts = _compose("Where does the Asiatic lion survive?", evidence)
+    assert text == "The Asiatic lion survives only in the Gir forest of India [2]."
+    assert conflicts == []
+
+
+def test_a_sources_own_reference_markers_never_become_badges():
+    evidence = _evidence(LIONS)
+    text, _ = _compose("How large did the lion population grow by 2017?", evidence)
+    assert "[12]" not in text and "[1]" in text
+    assert "grew to about 600 animals by 2017" in text
+
+
+def test_nothing_relevant_means_no_sentences():
+    text, conflicts = _compose("What is the boiling point of mercury?", _evidence(WHEAT, LIONS))
+    assert (text, conflicts) == ("", [])
+
+
+def test_opposite_findings_of_two_documents_are_listed_as_a_conflict():
+    text, conflicts = _compose(
+        "Did infected kernels release more volatile alcohols than healthy ones?", _evidence(WHEAT, WHEAT_AGAINST)
+    )
+    assert "[1]" in text and "[2]" not in text
+    assert conflicts == [
+        "Infected kernels did not release more volatile alcohols than healthy kernels in our field trial [2]."
+    ]
+
+
+def test_the_question_language_is_preferred_when_the_evidence_has_it():
+    evidence = _evidence(
+        "大熊猫主要生活在四川的竹林中，以竹子为食。", "Giant pandas eat bamboo in the forests of Sichuan."
+    )
+    text, _ = _compose("大熊猫吃什么？", evidence)
+    assert text.startswith("大熊猫主要生活在四川的竹林中") and "[1]" in text and "[2]" not in text
+
+
+def test_the_live_cleaner_never_shows_a_marker_that_will_not_survive():
+    cleaner = LiveCleaner({1, 2}, {555: 2})
+    events = [
+        cleaner.feed(piece) for piece in ["Lions live in Gir [", "7] and eat deer [2", "]. They roar [ref:555]", "."]
+    ]
+    events.append(cleaner.flush())
+    shown = ""
+    for event in filter(None, events):
+        shown = shown + event["delta"] if "delta" in event else event["text"]
+        assert "[7]" not in shown and "[2]" not in shown  # 7 is invalid; evidence 2 is shown as [1]
+    assert shown == "Lions live in Gir and eat deer [1]. They roar [1]."
+
+
+def test_the_support_check_accepts_quoted_claims_and_rejects_unrelated_ones():
+    checks, quotes = support.check(
+        "The Asiatic lion survives only in the Gir forest [1]. Pandas eat bamboo [1]. Lions roar loudly.",
+        {1: LIONS},
+    )
+    assert [c.supported for c in checks] == [True, False, None]
+    assert checks[0].lexical == 1.0 and checks[1].lexical == 0.0 and checks[0].semantic is None
+    assert "The Asiatic lion survives only in the Gir forest of India." in quotes[1]
+
+
+def _finish(raw: str, evidence: list[Evidence], strict: bool = True, conflicts: list[str] | None = None):
+    return finish(Draft(raw, conflicts or []), evidence, "question", "en", strict, deep=False, reading_mode=False)
+
+
+def test_strict_mode_drops_unsupported_sentences_and_renumbers():
+    evidence = _evidence(WHEAT, LIONS)
+    raw = "Pandas eat bamboo [1]. The Asiatic lion survives only in the Gir forest of India [2]. Made up [9]."
+    done = _finish(raw, evidence)
+    assert done.answer == "The Asiatic lion survives only in the Gir forest of India [1]."
+    assert [c["evidence_number"] for c in done.citations] == [2]
+    assert [c["n"] for c in done.citations] == [1]
+    assert done.dropped_sentences == ["Pandas eat bamboo [1].", "Made up."]
+    assert done.removed_markers == ["[9]"]
+    assert done.answered and all(s["supported"] for s in done.sentences)
+
+
+def test_non_strict_mode_keeps_and_labels_what_the_evidence_does_not_back():
+    evidence = _evidence(WHEAT, LIONS)
+    done = _finish(
+        "Pandas eat bamboo [1]. The Asiatic lion survives only in the Gir forest [2]. Lions roar.",
+        evidence,
+        strict=False,
+    )
+    assert [(s["supported"], s["label"]) for s in done.sentences] == [
+        (False, "unsupported"),
+        (True, ""),
+        (None, "not from the library"),
+    ]
+    assert [c["n"] for c in done.citations] == [1, 2]
+
+
+def test_an_answer_nothing_supports_says_the_documents_do_not_answer():
+    done = _finish("I think it is 42.", _evidence(WHEAT))
+    assert (done.answer, done.answered, done.citations) == (
+        "The documents in this collection do not answer this.",
+        False,
+        [],
+    )
+    reading = finish(Draft(""), _evidence(WHEAT), "q", "zh", True, deep=False, reading_mode=True)
+    assert reading.answer == "这份文档没有回答这个问题。"
+
+
+def test_citations_are_numbered_by_first_use_and_shared_with_conflicts():
+    evidence = _evidence(WHEAT, LIONS, WHEAT_AGAINST, documents=(1, 2, 3))
+    raw = (
+        "The Asiatic lion survives only in the Gir forest of India [2]. Fusarium poae infects durum wheat kernels [1]."
+    )
+    done = _finish(raw, evidence, conflicts=["Infected kernels did not release more volatile alcohols [3]."])
+    assert [c["evidence_number"] for c in done.citations] == [2, 1, 3]
+    assert done.conflicts == [
+        {"text": "Infected kernels did not release more volatile alcohols [3].", "citations": [3]}
+    ]
+    ids = {c["citation_id"] for c in done.citations}
+    assert len(ids) == 3 and all(len(i) == 6 for i in ids)
+    assert done.citations[2]["quote"] == WHEAT_AGAINST
+
+
+def test_the_chain_block_names_the_citation_and_ref_that_lead_to_each_work():
+    cites_known = {
+        "ref_no": 14,
+        "label": "Ref 14",
+        "text": "Doe 2019",
+        "in_library": 77,
+        "library_title": "Known paper",
+    }
+    cites_new = {"ref_no": 3, "label": "Ref 3", "text": "Roe J. New work. 2020", "doi": "10.9/new", "in_library": None}
+    first = from_hit(make_hit(document_id=1, chunk_id=1, citations_out=[cites_known, cites_new]), 1, "q")
+    second = from_hit(make_hit(document_id=2, chunk_id=2, citations_out=[{**cites_new, "ref_no": 8}]), 2, "q")
+    related = {
+        1: [{"document_id": 5, "title": "Sibling", "reasons": ["shared author: doe"]}],
+        2: [{"document_id": 77, "title": "Known paper", "reasons": []}],
+    }
+    block = chain_block([first, second], related)
+    assert block["in_library"] == [
+        {
+            "document_id": 77,
+            "title": "Known paper",
+            "also_evidence": False,
+            "cited_by": [{"n": 1, "ref_no": 14, "label": "Ref 14"}],
+        }
+    ]
+    assert [v["ref_no"] for v in block["suggested"][0]["cited_by"]] == [3, 8]
+    assert block["related"] == [{"document_id": 5, "title": "Sibling", "reasons": ["shared author: doe"], "of": [1]}]
+    assert chain_block([], {}) == {}
