@@ -28,7 +28,9 @@ MIN_CHARS, MAX_CHARS = 25, 600
 EMBED_CANDIDATES = 16  # sentences embedded per answer: the lexical best, enough to find paraphrases
 ANSWER_CHARS = 900
 # The best sentence must cover this share of the question's weighted terms, and score this much overall.
-MIN_COVERAGE, MIN_SCORE = 0.45, 0.33
+# Together the chosen sentences must cover this share of the question's weighted terms (one sentence may answer
+# one half of a two-part question), each at least SENTENCE_COVERAGE; the best must score MIN_SCORE overall.
+MIN_COVERAGE, SENTENCE_COVERAGE, MIN_SCORE = 0.45, 0.25, 0.33
 # A sentence in another language than the question shares no terms with it; its coverage is read from the
 # cosine instead (multilingual e5: a relevant translation ~0.83, unrelated text ~0.78).
 CROSS_LANGUAGE_COSINE = (0.78, 0.10)
@@ -94,6 +96,8 @@ class ExtractiveComposer:
         self.max_sentences = max_sentences
         self._embedder = embedder
         self.use_embeddings = use_embeddings
+        self._wanted: set[str] = set()
+        self._weights: dict[str, float] = {}
 
     def _model(self):
         if not self.use_embeddings:
@@ -134,6 +138,7 @@ class ExtractiveComposer:
         """Score every candidate; the best first."""
         wanted = similarity.question_terms(question)
         weights = similarity.term_weights([c.text for c in candidates])
+        self._wanted, self._weights = wanted, weights  # for the joint coverage in choose()
         for c in candidates:
             c.coverage = similarity.coverage(wanted, c.terms, weights)
         candidates.sort(key=lambda c: (-c.coverage, c.rank, c.position))
@@ -154,10 +159,10 @@ class ExtractiveComposer:
 
     def choose(self, request: ComposeRequest, ranked: list[Candidate]) -> tuple[list[Candidate], list[Candidate]]:
         """(answer sentences, conflicting sentences); both empty when the evidence does not answer."""
-        if not ranked or ranked[0].coverage < MIN_COVERAGE or ranked[0].score < MIN_SCORE:
+        if not ranked or ranked[0].score < MIN_SCORE:
             return [], []
         floor = max(MIN_SCORE, KEEP_RATIO * ranked[0].score)
-        good = [c for c in ranked if c.score >= floor and c.coverage >= MIN_COVERAGE / 2]
+        good = [c for c in ranked if c.score >= floor and c.coverage >= SENTENCE_COVERAGE]
         same_language = [c for c in good if c.language == request.language]
         if same_language:
             good = same_language
@@ -176,6 +181,10 @@ class ExtractiveComposer:
                 continue
             chosen.append(c)
             length += len(c.text)
+        found = set().union(*(c.terms for c in chosen)) if chosen else set()
+        joint = max([similarity.coverage(self._wanted, found, self._weights), *(c.coverage for c in chosen)])
+        if joint < MIN_COVERAGE:
+            return [], []
         group_rank = {}
         for i, c in enumerate(chosen):
             group_rank.setdefault(c.number, i)
