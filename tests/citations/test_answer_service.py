@@ -13,41 +13,8 @@ from apps.citations.answers.service import AskParams, InvalidQuestion, ask
 from apps.citations.answers.store import with_status
 from apps.citations.models import Conversation, Message
 from apps.documents.models import Chunk, Document
-from apps.documents.services.bulk import TextItem, add_texts
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-PAPERS = [
-    (
-        "lions.txt",
-        "Asiatic lions",
-        "The Asiatic lion survives only in the Gir forest of Gujarat in India. "
-        "Its population grew to about 600 animals by 2017 after decades of protection.",
-    ),
-    (
-        "wheat.txt",
-        "Wheat volatiles",
-        "Fusarium poae infects durum wheat kernels in the field. "
-        "Infected kernels released more volatile alcohols than healthy kernels.",
-    ),
-    ("glacier.txt", "Glaciers", "Glaciers retreat as mountain temperatures rise, exposing bare rock and moraine."),
-    ("panda.txt", "熊猫", "大熊猫主要生活在四川的竹林中，以竹子为食。"),
-]
-
-
-@pytest.fixture(scope="module")
-def embedder():
-    from django.conf import settings
-
-    from apps.retrieval.embedding.encoder import get_embedder
-
-    return get_embedder(settings.PORTAL_EMBEDDING_MODEL)
-
-
-@pytest.fixture
-def library(collection, personas, embedder):
-    docs = add_texts(collection, [TextItem(n, t, x) for n, t, x in PAPERS], embedder)
-    return {d.original_name: d for d in docs}
 
 
 def _ask(user, question, **kw):
