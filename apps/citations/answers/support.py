@@ -38,6 +38,15 @@ class SentenceCheck:
         return asdict(self)
 
 
+def _decided(lexical: float) -> bool | None:
+    """The verdict lexical overlap alone settles, or None when the embedding cosine could still change it."""
+    if LEXICAL_SHARE * lexical >= SUPPORT_THRESHOLD:
+        return True
+    if LEXICAL_SHARE * lexical + (1 - LEXICAL_SHARE) < SUPPORT_THRESHOLD:
+        return False
+    return None
+
+
 def split_sentences(text: str) -> list[str]:
     """Answer text → sentences, each keeping the markers written right after its full stop; paragraph breaks
     always end a sentence. Abbreviations ("et al.", "Fig.", initials) do not."""
@@ -73,9 +82,15 @@ def check(text: str, chunk_texts: Mapping[int, str], embedder=None) -> tuple[lis
             quotes.setdefault(number, quote)
             lexical = similarity.coverage(similarity.content_terms(claim), similarity.content_terms(quote))
             pairs.append((i, number, claim, quote, lexical))
-    cosines = similarity.pair_cosines(embedder, [(claim, quote) for _, _, claim, quote, _ in pairs])
+    # The cosine is computed only where it can change the verdict: a claim that shares nearly all its terms with
+    # its quote is supported, one that shares almost none is not, whatever the model says (and extractive answers,
+    # which quote verbatim, skip the model entirely).
+    undecided = [k for k, pair in enumerate(pairs) if _decided(pair[4]) is None]
+    cosines = similarity.pair_cosines(embedder, [(pairs[k][2], pairs[k][3]) for k in undecided])
+    semantic_of = {k: similarity.rescale_cosine(c) for k, c in zip(undecided, cosines or [], strict=False)}
     for k, (i, _number, _claim, _quote, lexical) in enumerate(pairs):
-        semantic = similarity.rescale_cosine(cosines[k]) if cosines is not None else None
+        semantic = semantic_of.get(k)
+        # Without a cosine the overlap is the score: decided verdicts keep their side of the threshold.
         score = lexical if semantic is None else LEXICAL_SHARE * lexical + (1 - LEXICAL_SHARE) * semantic
         item = checks[i]
         if item.score is None or score > item.score:
