@@ -121,13 +121,17 @@ def test_a_reference_lights_up_when_the_cited_paper_is_added_later(
     assert [r["ref_no"] for r in linked] == [3]
 
     # the chain for an answer: evidence chunks that cite [3] list it first, as in the library
-    from apps.citations.services.chains import cited_references
+    from apps.citations.services.chains import cited_references, cited_references_by_chunk
     from apps.documents.models import Chunk
 
     citing = list(Chunk.objects.filter(document_id=paper, citations__reference__number=3).values_list("pk", flat=True))
     assert citing, "some chunk of the paper cites [3]"
     chain = cited_references(citing)
     assert chain["matched"][0]["ref_no"] == 3 and chain["matched"][0]["in_library"] == cited
+    # what each search hit / citation carries: per chunk, the library's works first
+    per_chunk = cited_references_by_chunk(citing)
+    assert set(per_chunk) == set(citing)
+    assert all(refs[0]["ref_no"] == 3 and refs[0]["in_library"] == cited for refs in per_chunk.values())
 
     assert client.delete(reverse("api-document-detail", kwargs={"document_id": cited})).status_code == 204
     entry = _reference_number(client, paper, 3, until=lambda e: e["in_library"] is None)

@@ -33,6 +33,31 @@ def _ref_range(references: list[Reference]) -> str:
     return f"Ref {numbers[0]}" if len(numbers) == 1 else f"Ref {numbers[0]}–{numbers[-1]}"
 
 
+def _mentions(chunk_ids: Iterable[int]):
+    return (
+        ChunkCitation.objects.filter(chunk_id__in=list(chunk_ids))
+        .select_related("reference__matched_document", "reference__document")
+        .order_by("chunk_id", "start")
+    )
+
+
+def cited_references_by_chunk(chunk_ids: Iterable[int]) -> dict[int, list[dict]]:
+    """For each chunk, the references it cites (matched ones first, then up to 3 unmatched), in one query:
+    what each search hit and citation carries as `citations_out`."""
+    chunk_ids = list(chunk_ids)
+    mentions = _mentions(chunk_ids)
+    per_chunk: dict[int, dict[int, Reference]] = {chunk_id: {} for chunk_id in chunk_ids}
+    for mention in mentions:
+        per_chunk[mention.chunk_id].setdefault(mention.reference_id, mention.reference)
+    out = {}
+    for chunk_id, seen in per_chunk.items():
+        references = list(seen.values())
+        matched = [r for r in references if r.matched_document_id][:MAX_MATCHED]
+        unmatched = [r for r in references if not r.matched_document_id][:MAX_UNMATCHED]
+        out[chunk_id] = [reference_item(r) for r in matched + unmatched]
+    return out
+
+
 def cited_references(chunk_ids: Iterable[int]) -> dict:
     """The entries cited by these evidence chunks, in the order the answer needs them.
 
@@ -40,11 +65,7 @@ def cited_references(chunk_ids: Iterable[int]) -> dict:
     Order within each group: the order of `chunk_ids` (the evidence ranking), then position in the chunk.
     """
     order = {chunk_id: rank for rank, chunk_id in enumerate(chunk_ids)}
-    mentions = (
-        ChunkCitation.objects.filter(chunk_id__in=order)
-        .select_related("reference__matched_document", "reference__document")
-        .order_by("chunk_id", "start")
-    )
+    mentions = _mentions(order)
     seen: dict[int, Reference] = {}
     for mention in sorted(mentions, key=lambda m: (order[m.chunk_id], m.start)):
         seen.setdefault(mention.reference_id, mention.reference)

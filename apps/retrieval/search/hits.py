@@ -66,12 +66,12 @@ def make_hit(chunk: Chunk, item: Ranked, query: str, idf: dict[str, float], snip
 
 def add_deep_extras(hits: list[SearchHit], documents: dict[int, Document]) -> None:
     """Fill each hit's cited references and related documents; `documents` are the hits' documents by id."""
-    from apps.citations.services.chains import cited_references
+    from apps.citations.services.chains import cited_references_by_chunk
     from apps.citations.services.related import related_documents_many
 
+    cited = cited_references_by_chunk([hit.chunk_id for hit in hits])
     for hit in hits:
-        chain = cited_references([hit.chunk_id])
-        hit.citations_out = chain["matched"] + chain["unmatched"]
+        hit.citations_out = cited[hit.chunk_id]
     related = related_documents_many([documents[i] for i in {hit.document_id for hit in hits}], limit=3)
     for hit in hits:
         hit.related = related.get(hit.document_id, [])
