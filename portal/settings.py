@@ -171,6 +171,7 @@ PORTAL_LLM_MODEL = env_str("PORTAL_LLM_MODEL", "")
 PORTAL_LLM_API_KEY = env_str("PORTAL_LLM_API_KEY", "")  # sent as a bearer token; local servers need none
 # Seconds for a whole answer (connect, prompt processing, every streamed token), not just each read.
 PORTAL_LLM_TIMEOUT = env_int("PORTAL_LLM_TIMEOUT", 60, minimum=1)
+PORTAL_LLM_MAX_TOKENS = env_int("PORTAL_LLM_MAX_TOKENS", 400, minimum=16)  # the longest answer a model may write
 PORTAL_RERANK_TIMEOUT = env_int("PORTAL_RERANK_TIMEOUT", 10, minimum=1)  # seconds, for PORTAL_RERANK_URL
 
 # --- Answers --------------------------------------------------------------------------------------------------

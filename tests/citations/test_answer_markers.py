@@ -101,3 +101,8 @@ def test_a_citation_from_a_hit_has_the_design_fields():
     assert data["page"] == 4 and data["content"] == "c" and data["citation_id"] == citation_id(9, 5, 0)
     docx = from_hit(_hit(doc_type="docx", page=None, page_end=None, locator_precision="paragraph"), 2, "q")
     assert docx.page is None and docx.n == 2
+
+
+def test_copied_evidence_wrapping_is_not_left_in_the_answer():
+    raw = "[kb 1 begin]\nLions live in Gir [1].\ncite as [2]\n[kb 1 end] 【kb 2 end】"
+    assert clean_markers(raw, {1, 2}).text == "Lions live in Gir [1]."

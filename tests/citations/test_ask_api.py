@@ -57,7 +57,7 @@ def test_the_stream_sends_evidence_then_text_then_the_same_answer_as_ask(library
     evidence = events[0][1]["evidence"]
     assert evidence and {"evidence_number", "citation_id", "quote", "viewer_url"} <= set(evidence[0])
     streamed = ""
-    for kind, data in events[1:-1]:
+    for _kind, data in events[1:-1]:
         streamed = streamed + data["delta"] if "delta" in data else data["text"]
     finish = events[-1][1]
     assert streamed == finish["answer"]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 _GROUP = re.compile(r"(?:\[|【)\s*(?P<inside>(?:\^|citation\s*:\s*|ref\s*:\s*|kb\s*)?[\w ,;:\-–^]+?)\s*(?:\]|】)", re.I)
 _ITEM = re.compile(r"^(?:\^|citation\s*:\s*|kb\s*)?(?P<a>\d{1,3})(?:\s*[-–]\s*(?P<b>\d{1,3}))?$", re.I)
 _REF = re.compile(r"^ref\s*:\s*(?P<chunk>\d+)$", re.I)
+_WRAPPING = re.compile(r"[\[【]\s*kb\s*\d+\s*(?:begin|end)\s*[\]】]|\bcite as\s*[\[【]\s*\d+\s*[\]】]", re.I)
 _MAX_RANGE = 20  # "[1-300]" is not a citation range anybody meant
 
 
@@ -75,6 +76,8 @@ def clean_markers(text: str, valid: set[int], chunk_numbers: Mapping[int, int] |
             removed.append(match.group(0))
         return "".join(f"[{order.index(number) + 1}]" for number in kept)
 
+    # A small model may copy the evidence wrapping ("[kb 2 begin]", "cite as [2]") into its answer.
+    text = _WRAPPING.sub("", text)
     cleaned = _GROUP.sub(replace, text)
     cleaned = re.sub(r"(\[\d+\])(?:\s*\1)+", r"\1", cleaned)  # "[1][1]" and "[1] [1]" → "[1]"
     cleaned = re.sub(r"[ \t]+([.,;:!?。，；：！？])", r"\1", cleaned)  # a space left before punctuation

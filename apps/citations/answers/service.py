@@ -90,8 +90,14 @@ def prepare(user: AnyUser, params: AskParams) -> Prepared:
     composer = params.composer or settings.PORTAL_ANSWER_COMPOSER
     if composer not in COMPOSERS:
         raise InvalidQuestion(f"composer must be one of {', '.join(COMPOSERS)}.")
-    if composer == "llm" and not settings.PORTAL_LLM_BASE_URL:
-        raise InvalidQuestion("No language model is configured (PORTAL_LLM_BASE_URL); use the extractive composer.")
+    if composer == "llm":
+        from apps.citations.answers.llm import llm_configured
+
+        if not llm_configured():
+            raise InvalidQuestion(
+                "No language model is configured (PORTAL_LLM_BASE_URL and PORTAL_LLM_MODEL); "
+                "use the extractive composer."
+            )
     conversation = message = None
     if params.regenerate is not None:
         try:
