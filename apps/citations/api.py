@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from django.db.models import Count
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -23,8 +24,12 @@ from apps.retrieval.search.types import DEPTHS
 class AskRequestSerializer(serializers.Serializer):
     question = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=True)
     collection = serializers.SlugField(required=False, default="", allow_blank=True, help_text="the collection's slug")
-    depth = serializers.ChoiceField(choices=DEPTHS, default="deep")
-    strict = serializers.BooleanField(default=True, help_text="only evidence-backed sentences (default)")
+    depth = serializers.ChoiceField(
+        choices=DEPTHS, required=False, allow_null=True, default=None, help_text="deep (default) or quick"
+    )
+    strict = serializers.BooleanField(
+        required=False, allow_null=True, default=None, help_text="only evidence-backed sentences (default true)"
+    )
     conversation = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1)
     document = serializers.IntegerField(
         required=False, allow_null=True, default=None, min_value=1, help_text="reading mode: ask one document"
@@ -155,7 +160,7 @@ def ask_stream(request: Request) -> StreamingHttpResponse:
 
 class ConversationSerializer(serializers.ModelSerializer):
     collection = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    messages = serializers.IntegerField(source="messages.count", read_only=True)
+    messages = serializers.IntegerField(source="message_count", read_only=True)
 
     class Meta:
         model = Conversation
@@ -185,7 +190,12 @@ class ConversationDetailSerializer(ConversationSerializer):
 @extend_schema(responses=ConversationSerializer(many=True))
 @api_view(["GET"])
 def conversation_list(request: Request) -> Response:
-    conversations = conversations_for_user(request.user).select_related("collection")
+    conversations = (
+        conversations_for_user(request.user)
+        .select_related("collection")
+        .annotate(message_count=Count("messages"))
+        .order_by("-updated_at", "-id")  # an aggregate drops the model's default ordering
+    )
     return Response(ConversationSerializer(conversations, many=True).data)
 
 

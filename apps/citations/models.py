@@ -35,7 +35,7 @@ class Message(models.Model):
     depth = models.CharField(max_length=5, default="deep")
     strict = models.BooleanField(default=True)
     composer = models.CharField(max_length=200, blank=True)
-    # The answer's full result (answers.service.AnswerResult.as_dict()): sentences and their support, citations
+    # The answer's full result (the finish event of answers.service.run): sentences and their support, citations
     # (each with the hash of the chunk text it quoted, to notice re-ingests), conflicts, chain, diagnostics.
     result = models.JSONField(default=dict)
     regenerations = models.PositiveIntegerField(default=0)

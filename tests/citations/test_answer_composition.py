@@ -195,3 +195,31 @@ def test_the_chain_block_names_the_citation_and_ref_that_lead_to_each_work():
     assert [v["ref_no"] for v in block["suggested"][0]["cited_by"]] == [3, 8]
     assert block["related"] == [{"document_id": 5, "title": "Sibling", "reasons": ["shared author: doe"], "of": [1]}]
     assert chain_block([], {}) == {}
+
+
+def test_headings_front_matter_and_markup_are_not_quoted_as_claims():
+    hit = make_hit(
+        section="Conclusions",
+        heading_path=["Conclusions"],
+        text="Conclusion Ancient DNA shows that lions once lived across Africa and Asia.",
+    )
+    banner = make_hit(
+        chunk_id=7,
+        document_id=3,
+        section="",
+        heading_path=[],
+        text=(
+            "RESEARCH ARTICLE Open Access Revealing lions of Africa and Asia "
+            "Ross Barnett1,9*, Beth Shapiro2, Nobuyuki Yamaguchi3."
+        ),
+    )
+    markup = make_hit(chunk_id=8, document_id=4, section="", heading_path=[], text="<script>alert(2)</script> lions.")
+    text, _ = _compose(
+        "Where did lions once live, in Africa and Asia?", [Evidence(1, hit), Evidence(2, banner), Evidence(3, markup)]
+    )
+    assert text == "Ancient DNA shows that lions once lived across Africa and Asia [1]."
+    results = make_hit(
+        section="Results", heading_path=["Results"], text="Results showed that lions lived across Africa and Asia."
+    )
+    text, _ = _compose("Where did lions live, in Africa and Asia?", [Evidence(1, results)])
+    assert text.startswith("Results showed that lions")

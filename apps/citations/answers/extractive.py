@@ -25,6 +25,7 @@ from apps.citations.answers.language import detect
 from apps.citations.answers.types import ComposeRequest, Conflict
 
 MIN_CHARS, MAX_CHARS = 25, 600
+MIN_TERMS = 4  # fewer distinct content terms is a label, a heading or markup, not a claim
 EMBED_CANDIDATES = 16  # sentences embedded per answer: the lexical best, enough to find paraphrases
 ANSWER_CHARS = 900
 # The best sentence must cover this share of the question's weighted terms, and score this much overall.
@@ -43,6 +44,11 @@ CONFLICT_OVERLAP = 0.35
 _SOURCE_MARKERS = re.compile(r"\s*(?:\[|\(ref )\s*\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*\s*[\])]")
 
 # Only plain negations: "absence of", "lack of", "without" describe conditions far more often than they deny.
+# A paper's first page: banner, authors with affiliation numbers, correspondence, dates, licence.
+_FRONT_MATTER = re.compile(
+    r"\b(?:RESEARCH ARTICLE|Open Access|Correspondence|Received:|Accepted:|Published:|Copyright)|©|\w@\w"
+    r"|(?:[A-Z][a-z]+\d+(?:,\d+)*\*?,\s*){2}"  # "Ross Barnett1,9*, Beth Shapiro2," : names with affiliation numbers
+)
 _NEGATION = re.compile(r"\b(?:no|not|neither|nor|never|cannot|fail(?:ed|s)? to)\b|n't\b|不|没有|未", re.I)
 _UP = re.compile(
     r"\b(?:increas\w*|higher|rais\w*|improv\w*|enhanc\w*|promot\w*|greater|elevat\w*)\b|增加|提高|升高", re.I
@@ -85,6 +91,16 @@ def _disagree(a: Candidate, b: Candidate) -> bool:
     return neg_a != neg_b or (dir_a * dir_b < 0)
 
 
+def _headings(section: str, heading_path: list[str]) -> re.Pattern | None:
+    """A chunk's text often starts with its heading ("2. Results and Discussion The volatile…")."""
+    names = sorted({h.strip() for h in [section, *heading_path] if h and h.strip()}, key=len, reverse=True)
+    if not names:
+        return None
+    # "Conclusion" and "Conclusions" alike; only when a new sentence follows ("Results showed …" keeps its word).
+    alternatives = "|".join(re.escape(name[:-1] if name.endswith("s") else name) for name in names)
+    return re.compile(rf"(?:\d+(?:\.\d+)*\.?\s*)?(?:{alternatives})s?\s*[:.]?\s+(?=(?-i:[A-Z0-9]))", re.I)
+
+
 def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / max(1, len(a | b))
 
@@ -111,14 +127,16 @@ class ExtractiveComposer:
     def candidates(self, request: ComposeRequest) -> list[Candidate]:
         out = []
         for rank, evidence in enumerate(request.evidence):
-            section = evidence.hit.section
+            headings = _headings(evidence.hit.section, evidence.hit.heading_path)
             for position, text in enumerate(sentences(evidence.hit.text)):
                 text = _SOURCE_MARKERS.sub("", text).strip()
-                if position == 0 and section and (head := re.match(rf"(?:\d+\.\s*)?{re.escape(section)}\s+", text)):
+                if position == 0 and headings and (head := headings.match(text)):
                     text = text[head.end() :]  # the section heading the chunk starts with is not part of it
                 if position == 0 and text[:1].islower():
                     continue  # the chunk starts mid-sentence
-                if re.match(r"(?:keywords?|key words|abbreviations)\s*:", text, re.I):
+                if re.match(r"(?:keywords?|key words|abbreviations)\s*:", text, re.I) or _FRONT_MATTER.search(text):
+                    continue
+                if len(similarity.content_terms(text)) < MIN_TERMS:
                     continue
                 # A Chinese character carries about a word: a 12-character sentence is a full one.
                 if (MIN_CHARS if detect(text) == "en" else MIN_CHARS // 2) <= len(text) <= MAX_CHARS:

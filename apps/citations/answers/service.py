@@ -48,8 +48,8 @@ class InvalidQuestion(ValueError):
 class AskParams:
     question: str
     collection: str = ""  # slug; may be omitted when following up a conversation or regenerating
-    depth: str = "deep"
-    strict: bool = True
+    depth: str | None = None  # None: deep, or the regenerated message's own depth
+    strict: bool | None = None  # None: strict, or the regenerated message's own choice
     conversation: int | None = None  # follow up this conversation
     document: int | None = None  # reading mode: ask within one document
     composer: str = ""  # "extractive" | "llm"; empty: settings.PORTAL_ANSWER_COMPOSER
@@ -85,7 +85,7 @@ def _strip_markers(text: str) -> str:
 
 def prepare(user: AnyUser, params: AskParams) -> Prepared:
     """Validate and resolve everything; raises InvalidQuestion or Http404 (for anything the user may not read)."""
-    if params.depth not in DEPTHS:
+    if params.depth is not None and params.depth not in DEPTHS:
         raise InvalidQuestion(f"depth must be one of {', '.join(DEPTHS)}.")
     composer = params.composer or settings.PORTAL_ANSWER_COMPOSER
     if composer not in COMPOSERS:
@@ -136,8 +136,8 @@ def prepare(user: AnyUser, params: AskParams) -> Prepared:
         user=user,
         question=question,
         collection=collection,
-        depth=params.depth,
-        strict=params.strict,
+        depth=params.depth or (message.depth if message else "deep"),
+        strict=params.strict if params.strict is not None else (message.strict if message else True),
         composer=composer,
         conversation=conversation,
         document=document,

@@ -30,7 +30,7 @@ class LiveCleaner:
         return self.raw
 
     def feed(self, delta: str) -> dict | None:
-        """A text event ({"delta": …} or {"text": …} to replace) for this delta, or None if nothing changes."""
+        """A text event ({"delta": …} or {"text": …} to replace, with "order") for this delta, or None."""
         self.raw += delta
         return self._update(self._safe())
 
@@ -38,11 +38,14 @@ class LiveCleaner:
         return self._update(self.raw)
 
     def _update(self, raw: str) -> dict | None:
-        cleaned = clean_markers(raw, self.valid, self.chunk_numbers).text
+        result = clean_markers(raw, self.valid, self.chunk_numbers)
+        cleaned = result.text
         if cleaned == self.shown:
             return None
         previous, self.shown = self.shown, cleaned
+        # `order`: the evidence number behind each display number so far ([1] is order[0]), so a client can link
+        # badges to the evidence event's passages before the finish event arrives.
         if cleaned.startswith(previous):
             # clean_markers strips the end, so a delta may need the space it took off the previous piece.
-            return {"delta": cleaned[len(previous) :]}
-        return {"text": cleaned}
+            return {"delta": cleaned[len(previous) :], "order": result.order}
+        return {"text": cleaned, "order": result.order}

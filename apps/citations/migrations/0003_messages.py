@@ -5,35 +5,47 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('citations', '0002_references'),
-        ('documents', '0007_gentler_section_weights'),
+        ("citations", "0002_references"),
+        ("documents", "0007_gentler_section_weights"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='conversation',
-            name='document',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='conversations', to='documents.document'),
+            model_name="conversation",
+            name="document",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="conversations",
+                to="documents.document",
+            ),
         ),
         migrations.CreateModel(
-            name='Message',
+            name="Message",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('question', models.TextField()),
-                ('answer', models.TextField(blank=True)),
-                ('depth', models.CharField(default='deep', max_length=5)),
-                ('strict', models.BooleanField(default=True)),
-                ('composer', models.CharField(blank=True, max_length=200)),
-                ('result', models.JSONField(default=dict)),
-                ('regenerations', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('conversation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='messages', to='citations.conversation')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("question", models.TextField()),
+                ("answer", models.TextField(blank=True)),
+                ("depth", models.CharField(default="deep", max_length=5)),
+                ("strict", models.BooleanField(default=True)),
+                ("composer", models.CharField(blank=True, max_length=200)),
+                ("result", models.JSONField(default=dict)),
+                ("regenerations", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "conversation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="messages",
+                        to="citations.conversation",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['conversation_id', 'id'],
+                "ordering": ["conversation_id", "id"],
             },
         ),
     ]

@@ -1,0 +1,178 @@
+"""How an answer is shown on the pages, from stored or fresh data alike: the answer text with its badges, the source
+cards, the sources that disagree and the citation chain (design.md, "A citation, as every surface sees it").
+
+Everything here that becomes HTML is built with format_html/escape, so answer text, quotes and titles (which come
+from documents and from whoever asked) are always escaped; templates print the results without |safe.
+"""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+from urllib.parse import quote
+
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from apps.citations.answers.language import phrase
+from apps.citations.answers.store import with_status
+from apps.citations.models import Message
+from apps.documents.models import Document
+from apps.retrieval.views import bibliographic_line, locator_label
+
+_MARKER = re.compile(r"\[(\d+)\]")
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
+
+PRECISION_WORDS = {
+    "bbox": "located on the page, passage highlighted",
+    "paragraph": "located to the paragraph",
+    "file": "located to the file only (no page or paragraph known)",
+}
+LABEL_CLASSES = {"unsupported": "is-unsupported", "not from the library": "is-unsourced"}
+
+
+def _badge(n: int, citation: dict, message_id: int) -> SafeString:
+    return format_html(
+        '<a class="badge cite" href="#cite-{}-{}" data-n="{}" data-citation-id="{}" title="{}">{}</a>',
+        message_id,
+        n,
+        n,
+        citation.get("citation_id", ""),
+        citation.get("quote", ""),
+        n,
+    )
+
+
+def inline_html(text: str, by_n: dict[int, dict], message_id: int) -> SafeString:
+    """Escaped text with each `[n]` of a known citation turned into its badge; line breaks kept."""
+    out: list[str] = []
+    position = 0
+    for match in _MARKER.finditer(text):
+        out.append(escape(text[position : match.start()]).replace("\n", "<br>"))
+        n = int(match[1])
+        # A number without a citation (never expected: the service removes them) stays visible as text.
+        out.append(_badge(n, by_n[n], message_id) if n in by_n else escape(match[0]))
+        position = match.end()
+    out.append(escape(text[position:]).replace("\n", "<br>"))
+    return mark_safe("".join(out))  # every piece above is escaped or built by format_html
+
+
+def answer_html(answer: str, sentences: list[dict], by_n: dict[int, dict], message_id: int) -> SafeString:
+    """The answer as paragraphs; sentences the support check labelled (non-strict answers only keep any) are
+    wrapped and marked, so a reader sees which claims the library does not back."""
+    labelled = [(s["text"], s["label"]) for s in sentences if s.get("label") and s.get("text") in answer]
+    paragraphs = []
+    for paragraph in (p.strip() for p in _PARAGRAPH_BREAK.split(answer)):
+        if not paragraph:
+            continue
+        pieces: list[str] = []
+        cursor = 0
+        # Sentences come in answer order and never cross a paragraph break (support.split_sentences).
+        while labelled and (at := paragraph.find(labelled[0][0], cursor)) >= 0:
+            text, label = labelled.pop(0)
+            pieces.append(inline_html(paragraph[cursor:at], by_n, message_id))
+            pieces.append(
+                format_html(
+                    '<span class="claim {}">{} <span class="claim-label">{}</span></span>',
+                    LABEL_CLASSES.get(label, "is-unsupported"),
+                    inline_html(text, by_n, message_id),
+                    label,
+                )
+            )
+            cursor = at + len(text)
+        pieces.append(inline_html(paragraph[cursor:], by_n, message_id))
+        paragraphs.append(format_html("<p>{}</p>", mark_safe("".join(pieces))))  # escaped pieces
+    return mark_safe("".join(paragraphs))  # built by format_html
+
+
+def _open_label(citation: dict) -> str:
+    if citation.get("status") == "changed":
+        return "open the document"
+    if citation.get("page"):
+        return f"open at p. {citation['page']}"
+    if citation.get("para_start") is not None:
+        return f"open at paragraph {citation['para_start'] + 1}"  # stored from 0; people count from 1
+    return "open"
+
+
+def doi_url(doi: str) -> str:
+    doi = _DOI_PREFIX.sub("", (doi or "").strip())
+    return f"https://doi.org/{quote(doi, safe='/:;()._-')}" if doi else ""
+
+
+def card(citation: dict, message_id: int, zotero_keys: dict[int, str]) -> dict:
+    """What a source card shows for one citation (with its current status, answers.store.with_status)."""
+    # locator_label and bibliographic_line read attributes; citations carry no line numbers.
+    source = SimpleNamespace(**{"line_start": None, "line_end": None, **citation})
+    status = citation.get("status") or "current"
+    linked = status != "deleted"  # a deleted document has nowhere to go
+    zotero = ""
+    if linked and (key := zotero_keys.get(citation["document_id"])):
+        zotero = f"zotero://open-pdf/library/items/{quote(key)}"
+        if citation.get("page"):
+            zotero += f"?page={citation['page']}"
+    precision = PRECISION_WORDS.get(citation.get("locator_precision", ""), citation.get("locator_precision", ""))
+    if citation.get("locator_degraded"):
+        precision += " (approximate: a finer place was not available)"
+    return {
+        "c": citation,
+        "anchor": f"cite-{message_id}-{citation['n']}",
+        "locator": locator_label(source),
+        "bibliographic": bibliographic_line(source),
+        "precision": precision,
+        "doi_url": doi_url(citation.get("doi", "")),
+        "open_url": citation.get("viewer_url", "") if linked else "",
+        "open_label": _open_label(citation),
+        "zotero_url": zotero,
+        "status": status,
+    }
+
+
+def present(message: Message, citations: list[dict], zotero_keys: dict[int, str]) -> dict:
+    """Everything the message partial (citations/_message.html) shows for one stored question and answer."""
+    result = message.result or {}
+    by_n = {c["n"]: c for c in citations}
+    answered = result.get("answered", bool(citations))
+    return {
+        "message": message,
+        "question": message.question,
+        "answered": answered,
+        "answer_html": answer_html(result.get("answer", message.answer), result.get("sentences", []), by_n, message.pk),
+        # A plain "the documents do not answer this" has no citations, so no cards either.
+        "cards": [card(c, message.pk, zotero_keys) for c in citations],
+        "conflicts": [inline_html(c.get("text", ""), by_n, message.pk) for c in result.get("conflicts", [])],
+        "conflicts_heading": phrase(result.get("language", "en"), "conflicts"),
+        "chain": _chain(result.get("chain") or {}),
+        "hint": result.get("hint", ""),
+        "retrieval_note": result.get("retrieval_note", ""),
+        "fallback": (result.get("diagnostics") or {}).get("composer_fallback", ""),
+    }
+
+
+def _chain(chain: dict) -> dict:
+    """The stored chain block, with `exists` on library lines: a document deleted since gets no link."""
+    suggested = [dict(line, doi_url=doi_url(line.get("doi", ""))) for line in chain.get("suggested", [])]
+    linked = [line["document_id"] for part in ("in_library", "related") for line in chain.get(part, [])]
+    present = set(Document.objects.filter(pk__in=linked).values_list("pk", flat=True)) if linked else set()
+    in_library = [dict(line, exists=line["document_id"] in present) for line in chain.get("in_library", [])]
+    related = [dict(line, exists=line["document_id"] in present) for line in chain.get("related", [])]
+    return {"in_library": in_library, "suggested": suggested, "related": related}
+
+
+def present_messages(messages: list[Message]) -> list[dict]:
+    """present() for several messages, with the status of all their citations and the Zotero keys of all their
+    documents looked up together (a few queries per page, not per message)."""
+    stored = [m.result.get("citations", []) if m.result else [] for m in messages]
+    current = with_status([c for citations in stored for c in citations])
+    document_ids = {c["document_id"] for c in current}
+    zotero_keys: dict[int, str] = {}
+    if document_ids:
+        zotero_keys = dict(
+            Document.objects.filter(pk__in=document_ids).exclude(zotero_key="").values_list("pk", "zotero_key")
+        )
+    out, start = [], 0
+    for message, citations in zip(messages, stored, strict=True):
+        out.append(present(message, current[start : start + len(citations)], zotero_keys))
+        start += len(citations)
+    return out

@@ -1,0 +1,231 @@
+// Answers that appear while they are written. The ask, follow-up and regenerate forms post normally without this
+// file; with it they stream from POST /api/v1/ask/stream (server-sent events), and once the answer is stored the
+// page swaps in the server's own rendering of it (the message partial), so a reload shows exactly the same.
+// Anything going wrong before the answer is complete makes the form post normally instead.
+(function () {
+  "use strict";
+
+  function csrfToken(form) {
+    const input = form.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  function payload(form, extra) {
+    const body = {};
+    for (const [name, value] of new FormData(form)) {
+      if (name !== "csrfmiddlewaretoken" && value !== "") body[name] = value;
+    }
+    for (const name of ["conversation", "document"]) {
+      if (body[name]) body[name] = Number(body[name]);
+    }
+    return Object.assign(body, extra);
+  }
+
+  // The events of an SSE response body, parsed as they arrive ("event: kind\ndata: json\n\n").
+  async function* events(response) {
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, "\n");
+      let end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let kind = "message";
+        const data = [];
+        for (const line of block.split("\n")) {
+          if (line.startsWith("event:")) kind = line.slice(6).trim();
+          else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+        }
+        if (data.length) yield { kind: kind, data: JSON.parse(data.join("\n")) };
+      }
+    }
+  }
+
+  function element(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // Text so far with its [n] markers as (not yet clickable) badges; built from text nodes, never parsed as HTML.
+  function showText(container, text) {
+    container.replaceChildren();
+    for (const paragraph of text.split(/\n\s*\n/)) {
+      const p = element("p");
+      paragraph.split(/(\[\d+\])/).forEach(function (part, i) {
+        p.append(i % 2 ? element("span", "badge cite is-pending", part.slice(1, -1)) : part);
+      });
+      container.append(p);
+    }
+  }
+
+  function showEvidence(slot, evidence) {
+    const list = slot.querySelector(".evidence-list");
+    list.replaceChildren();
+    slot.querySelector(".stream-state").textContent = evidence.length
+      ? "Reading " + evidence.length + " passage" + (evidence.length === 1 ? "" : "s") + "…"
+      : "No passage found; answering…";
+    for (const item of evidence) {
+      const line = element("li", "", item.title || item.source);
+      const where = item.page ? "p. " + item.page : item.section || "";
+      if (where) line.append(" ", element("span", "muted", "(" + where + ")"));
+      list.append(line);
+    }
+  }
+
+  function streamingSlot(question) {
+    const slot = element("article", "message-block is-streaming");
+    const head = element("header", "message-head");
+    head.append(element("h2", "message-question", question));
+    slot.append(head, element("p", "stream-state muted small", "Searching…"), element("ol", "evidence-list small"));
+    slot.append(element("div", "answer"));
+    return slot;
+  }
+
+  async function streamAnswer(form, slot, body) {
+    const response = await fetch(form.dataset.streamUrl, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream", "X-CSRFToken": csrfToken(form) },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok || !response.body) throw new Error("streaming unavailable (" + response.status + ")");
+    let text = "";
+    for await (const event of events(response)) {
+      if (event.kind === "evidence") showEvidence(slot, event.data.evidence || []);
+      else if (event.kind === "text") {
+        text = "text" in event.data ? event.data.text : text + (event.data.delta || "");
+        slot.querySelector(".stream-state").textContent = "Writing…";
+        showText(slot.querySelector(".answer"), text);
+      } else if (event.kind === "finish") return event.data;
+      else if (event.kind === "error") throw new Error(event.data.detail || "the answer failed");
+    }
+    throw new Error("the stream ended before the answer was complete");
+  }
+
+  async function storedMessage(conversationsUrl, finish, streamedFrom) {
+    const base = conversationsUrl + finish.conversation + "/";
+    const query = streamedFrom ? "?streamed=" + streamedFrom : "";
+    const response = await fetch(base + "messages/" + finish.message + "/" + query, { credentials: "same-origin" });
+    if (!response.ok) throw new Error("the stored answer could not be loaded (" + response.status + ")");
+    const holder = document.createElement("template");
+    holder.innerHTML = (await response.text()).trim(); // the server's own escaped rendering of the answer
+    return { node: holder.content.firstElementChild, url: base + "#message-" + finish.message };
+  }
+
+  // The ask page's history gains the conversation just started, as a reload would show it.
+  function listConversation(url, question) {
+    const history = document.querySelector(".history");
+    if (!history) return;
+    let list = history.querySelector(".conversation-links");
+    if (!list) {
+      const empty = history.querySelector(".empty");
+      if (!empty) return;
+      list = element("ul", "conversation-links");
+      empty.replaceWith(list);
+    }
+    const link = element("a", "", question);
+    link.href = url.split("#")[0];
+    const item = element("li");
+    item.append(link);
+    list.prepend(item);
+  }
+
+  async function submit(form, event) {
+    const regenerate = form.classList.contains("regenerate-form");
+    // A regenerate form borrows the page's ask form for the stream's address and the CSRF token.
+    const source = regenerate ? document.querySelector("form.ask-form") : form;
+    if (!source || !window.fetch || !window.ReadableStream || !window.TextDecoder) return; // post normally
+    event.preventDefault();
+    const old = regenerate ? form.closest(".message-block") : null;
+    const body = regenerate
+      ? { regenerate: Number(old.dataset.messageId), depth: form.elements.depth.value }
+      : payload(form, {});
+    const slot = streamingSlot(regenerate ? old.querySelector(".message-question").textContent : body.question);
+    if (regenerate) old.replaceWith(slot);
+    else document.querySelector(form.dataset.target).append(slot);
+    slot.scrollIntoView({ block: "nearest" });
+    const button = form.querySelector("button[type=submit]");
+    if (button) button.disabled = true;
+    let finish = null;
+    try {
+      finish = await streamAnswer(source, slot, body);
+      const stored = await storedMessage(source.dataset.conversationsUrl, finish, regenerate ? "" : "ask");
+      slot.replaceWith(stored.node);
+      history.replaceState(null, "", stored.url);
+      if (!regenerate) {
+        if (!source.elements.conversation.value) listConversation(stored.url, body.question);
+        // What comes next on this page follows up the conversation the address now names.
+        source.elements.conversation.value = finish.conversation;
+        source.elements.question.value = "";
+        if (button) button.disabled = false;
+      }
+    } catch (error) {
+      if (finish) {
+        // The answer is stored already: posting again would ask twice. Its conversation page shows it.
+        location.assign(source.dataset.conversationsUrl + finish.conversation + "/#message-" + finish.message);
+        return;
+      }
+      console.warn("ask.js: posting the form instead:", error);
+      if (old) slot.replaceWith(old);
+      else slot.remove();
+      form.submit();
+    }
+  }
+
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    if (form.matches("form.ask-form, form.regenerate-form") && !form.dataset.posting) {
+      form.dataset.posting = "1"; // one answer at a time per form
+      submit(form, event).finally(function () {
+        delete form.dataset.posting;
+      });
+    }
+  });
+
+  // A badge shows its quote on hover or focus and, clicked, highlights its source card.
+  let popover = null;
+  let shown = null;
+  function restore() {
+    if (shown) {
+      shown.title = shown.dataset.quote;
+      delete shown.dataset.quote;
+    }
+    if (popover) popover.remove();
+    popover = shown = null;
+  }
+  function showQuote(event) {
+    const badge = event.target.closest && event.target.closest("a.cite[title]");
+    if (!badge || !badge.title) return;
+    restore();
+    shown = badge;
+    badge.dataset.quote = badge.title;
+    badge.removeAttribute("title"); // the popover stands in for the browser's own tooltip meanwhile
+    popover = element("div", "cite-popover", badge.dataset.quote);
+    document.body.append(popover);
+    const box = badge.getBoundingClientRect();
+    popover.style.left = Math.max(8, Math.min(box.left, innerWidth - 440)) + window.scrollX + "px";
+    popover.style.top = box.bottom + window.scrollY + 6 + "px";
+  }
+  function hideQuote(event) {
+    if (shown && event.target.closest && event.target.closest("a.cite") === shown) restore();
+  }
+  document.addEventListener("mouseover", showQuote);
+  document.addEventListener("focusin", showQuote);
+  document.addEventListener("mouseout", hideQuote);
+  document.addEventListener("focusout", hideQuote);
+  document.addEventListener("click", function (event) {
+    const badge = event.target.closest("a.cite");
+    const card = badge && document.getElementById(badge.hash.slice(1));
+    if (!card) return;
+    event.preventDefault();
+    for (const active of document.querySelectorAll(".source-card.is-active")) active.classList.remove("is-active");
+    card.classList.add("is-active");
+    card.scrollIntoView({ behavior: "smooth", block: "center" });
+  });
+})();
