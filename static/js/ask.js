@@ -53,12 +53,17 @@
   }
 
   // Text so far with its [n] markers as (not yet clickable) badges; built from text nodes, never parsed as HTML.
-  function showText(container, text) {
+  // `source(n)` is the evidence passage behind badge n (the text event's `order`), whose quote the badge shows.
+  function showText(container, text, source) {
     container.replaceChildren();
     for (const paragraph of text.split(/\n\s*\n/)) {
       const p = element("p");
       paragraph.split(/(\[\d+\])/).forEach(function (part, i) {
-        p.append(i % 2 ? element("span", "badge cite is-pending", part.slice(1, -1)) : part);
+        if (!(i % 2)) return p.append(part);
+        const badge = element("span", "badge cite is-pending", part.slice(1, -1));
+        const passage = source(Number(badge.textContent));
+        if (passage) badge.title = (passage.title || passage.source) + ": " + passage.quote;
+        p.append(badge);
       });
       container.append(p);
     }
@@ -96,12 +101,20 @@
     });
     if (!response.ok || !response.body) throw new Error("streaming unavailable (" + response.status + ")");
     let text = "";
+    let evidence = [];
+    let order = [];
+    const source = function (n) {
+      return evidence.find(function (item) { return item.evidence_number === order[n - 1]; });
+    };
     for await (const event of events(response)) {
-      if (event.kind === "evidence") showEvidence(slot, event.data.evidence || []);
-      else if (event.kind === "text") {
+      if (event.kind === "evidence") {
+        evidence = event.data.evidence || [];
+        showEvidence(slot, evidence);
+      } else if (event.kind === "text") {
         text = "text" in event.data ? event.data.text : text + (event.data.delta || "");
+        order = event.data.order || order;
         slot.querySelector(".stream-state").textContent = "Writing…";
-        showText(slot.querySelector(".answer"), text);
+        showText(slot.querySelector(".answer"), text, source);
       } else if (event.kind === "finish") return event.data;
       else if (event.kind === "error") throw new Error(event.data.detail || "the answer failed");
     }

@@ -61,6 +61,8 @@ def test_the_stream_sends_evidence_then_text_then_the_same_answer_as_ask(library
         streamed = streamed + data["delta"] if "delta" in data else data["text"]
     finish = events[-1][1]
     assert streamed == finish["answer"]
+    # each text event says which evidence passage stands behind each badge so far
+    assert events[-2][1]["order"] == [c["evidence_number"] for c in finish["citations"]]
     stored = api_client_for("viewer").get(reverse("api-conversation-detail", args=[finish["conversation"]])).json()
     assert stored["messages"][0]["answer"] == finish["answer"]
 
