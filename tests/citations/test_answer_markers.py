@@ -106,3 +106,9 @@ def test_a_citation_from_a_hit_has_the_design_fields():
 def test_copied_evidence_wrapping_is_not_left_in_the_answer():
     raw = "[kb 1 begin]\nLions live in Gir [1].\ncite as [2]\n[kb 1 end] 【kb 2 end】"
     assert clean_markers(raw, {1, 2}).text == "Lions live in Gir [1]."
+
+
+def test_a_quote_leaves_out_the_heading_glued_to_the_chunks_first_sentence():
+    hit = _hit(section="Conclusions", heading_path=["Conclusions"], text="Conclusion Ancient DNA shows lions moved.")
+    assert from_hit(hit, 1, quote="Conclusion Ancient DNA shows lions moved.").quote == "Ancient DNA shows lions moved."
+    assert from_hit(hit, 1, quote="Ancient DNA shows lions moved.").quote == "Ancient DNA shows lions moved."

@@ -61,6 +61,16 @@ def sentences(text: str) -> list[str]:
     return [s for s in out if s]
 
 
+def heading_prefix(section: str, heading_path: list[str]) -> re.Pattern | None:
+    """A chunk's text often starts with its heading ("2. Results and Discussion The volatile…")."""
+    names = sorted({h.strip() for h in [section, *heading_path] if h and h.strip()}, key=len, reverse=True)
+    if not names:
+        return None
+    # "Conclusion" and "Conclusions" alike; only when a new sentence follows ("Results showed …" keeps its word).
+    alternatives = "|".join(re.escape(name[:-1] if name.endswith("s") else name) for name in names)
+    return re.compile(rf"(?:\d+(?:\.\d+)*\.?\s*)?(?:{alternatives})s?\s*[:.]?\s+(?=(?-i:[A-Z0-9]))", re.I)
+
+
 def best_quote(chunk_text: str, target: str, max_chars: int = CONTENT_CHARS) -> str:
     """The sentence of the chunk that shares the most terms with `target` (a claim or the question), extended by
     its best neighbour while it fits; the start of the chunk when nothing is shared."""
@@ -86,6 +96,8 @@ def from_hit(hit: SearchHit, n: int, quote: str, occurrence: int = 0) -> Citatio
 
     Ingest sets a page only where the source has pages (PDF), so a card shows one only when it is real."""
     shared = {f.name: copy(getattr(hit, f.name)) for f in fields(ChunkSource)}
+    if (headings := heading_prefix(hit.section, hit.heading_path)) and (head := headings.match(quote)):
+        quote = quote[head.end() :]  # the chunk's own heading, glued to its first sentence, is not quoted
     return Citation(
         **shared,
         n=n,

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from apps.citations.answers import similarity
-from apps.citations.answers.citation import sentences
+from apps.citations.answers.citation import heading_prefix, sentences
 from apps.citations.answers.language import detect
 from apps.citations.answers.types import ComposeRequest, Conflict
 
@@ -91,16 +91,6 @@ def _disagree(a: Candidate, b: Candidate) -> bool:
     return neg_a != neg_b or (dir_a * dir_b < 0)
 
 
-def _headings(section: str, heading_path: list[str]) -> re.Pattern | None:
-    """A chunk's text often starts with its heading ("2. Results and Discussion The volatile…")."""
-    names = sorted({h.strip() for h in [section, *heading_path] if h and h.strip()}, key=len, reverse=True)
-    if not names:
-        return None
-    # "Conclusion" and "Conclusions" alike; only when a new sentence follows ("Results showed …" keeps its word).
-    alternatives = "|".join(re.escape(name[:-1] if name.endswith("s") else name) for name in names)
-    return re.compile(rf"(?:\d+(?:\.\d+)*\.?\s*)?(?:{alternatives})s?\s*[:.]?\s+(?=(?-i:[A-Z0-9]))", re.I)
-
-
 def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / max(1, len(a | b))
 
@@ -127,7 +117,7 @@ class ExtractiveComposer:
     def candidates(self, request: ComposeRequest) -> list[Candidate]:
         out = []
         for rank, evidence in enumerate(request.evidence):
-            headings = _headings(evidence.hit.section, evidence.hit.heading_path)
+            headings = heading_prefix(evidence.hit.section, evidence.hit.heading_path)
             for position, text in enumerate(sentences(evidence.hit.text)):
                 text = _SOURCE_MARKERS.sub("", text).strip()
                 if position == 0 and headings and (head := headings.match(text)):
