@@ -89,6 +89,16 @@ def document(collection, personas):
     return doc
 
 
+@pytest.fixture(scope="session")
+def embedder():
+    """The configured embedding model, loaded once (the same one ingest and search use)."""
+    from django.conf import settings
+
+    from apps.retrieval.embedding.encoder import get_embedder
+
+    return get_embedder(settings.PORTAL_EMBEDDING_MODEL)
+
+
 @pytest.fixture
 def api_client_for(personas):
     """An API client authenticated by token (as integrations do) for a persona name, or anonymous."""

@@ -24,15 +24,6 @@ PAPERS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def embedder():
-    from django.conf import settings
-
-    from apps.retrieval.embedding.encoder import get_embedder
-
-    return get_embedder(settings.PORTAL_EMBEDDING_MODEL)
-
-
 @pytest.fixture
 def library(collection, personas, embedder):
     """The PAPERS as ready documents of `lab` (same parse, chunking and model as ingest), by file name."""

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,6 +22,7 @@ from apps.citations.answers.markers import clean_markers
 from apps.citations.answers.prompt import build_messages
 from apps.citations.answers.types import ComposeRequest, ComposerUnavailable, Evidence
 from apps.retrieval.search.types import SearchHit
+from tests.loopback import serving
 
 
 def make_hit(number: int, text: str) -> SearchHit:
@@ -94,13 +94,8 @@ def fake_llm(reply: Reply) -> Iterator[FakeLLM]:
     httpd = FakeLLM(("127.0.0.1", 0), Handler)
     httpd.reply = reply
     httpd.requests = []
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
+    with serving(httpd):
         yield httpd
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
 
 
 def url(httpd: FakeLLM) -> str:

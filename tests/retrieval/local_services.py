@@ -4,12 +4,13 @@ cross-encoder folder, and an HTTP server answering POST /rerank as the test tell
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+from tests.loopback import serving
 
 
 def build_tiny_cross_encoder(folder: Path, words: Iterable[str]) -> str:
@@ -73,12 +74,5 @@ def rerank_server(behaviour: Behaviour | None = None) -> Iterator[RerankServer]:
     httpd.requests = []
     if behaviour is not None:
         httpd.behaviour = behaviour
-    # A short poll interval: shutdown() waits for the loop's next poll.
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
+    with serving(httpd):
         yield httpd
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(5)

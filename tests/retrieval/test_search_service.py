@@ -31,15 +31,6 @@ PAPERS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def embedder():
-    from django.conf import settings
-
-    from apps.retrieval.embedding.encoder import get_embedder
-
-    return get_embedder(settings.PORTAL_EMBEDDING_MODEL)
-
-
 @pytest.fixture
 def library(collection, personas, embedder):
     docs = add_texts(collection, [TextItem(n, t, x) for n, t, x in PAPERS], embedder)
