@@ -18,6 +18,7 @@ from apps.citations.access import conversations_for_user, get_conversation_for_u
 from apps.citations.answers.service import COMPOSERS, AskParams, Event, InvalidQuestion, Prepared, prepare, run
 from apps.citations.answers.store import with_status
 from apps.citations.models import Conversation, Message
+from apps.retrieval.api import ChunkSourceSerializer
 from apps.retrieval.search.types import DEPTHS
 
 
@@ -43,39 +44,13 @@ class AskRequestSerializer(serializers.Serializer):
         return AskParams(**self.validated_data)
 
 
-class CitationSerializer(serializers.Serializer):
+class CitationSerializer(ChunkSourceSerializer):
     """The citation object of design.md (schema only; answers are returned as stored)."""
 
-    n = serializers.IntegerField()
+    n = serializers.IntegerField(help_text="display number, 1.. in order of first use in this answer")
     citation_id = serializers.CharField()
-    chunk_id = serializers.IntegerField()
-    chunk_index = serializers.IntegerField()
-    document_id = serializers.IntegerField()
-    collection = serializers.CharField()
-    title = serializers.CharField()
-    authors = serializers.ListField(child=serializers.CharField())
-    year = serializers.IntegerField(allow_null=True)
-    journal = serializers.CharField()
-    doi = serializers.CharField()
-    source = serializers.CharField()
-    doc_type = serializers.CharField()
-    section = serializers.CharField()
-    heading_path = serializers.ListField(child=serializers.CharField())
-    quote = serializers.CharField()
-    content = serializers.CharField()
-    chunk_type = serializers.CharField()
-    locator_precision = serializers.CharField()
-    locator_degraded = serializers.BooleanField()
-    page = serializers.IntegerField(allow_null=True)
-    page_end = serializers.IntegerField(allow_null=True)
-    rects = serializers.ListField(child=serializers.DictField())
-    page_size = serializers.DictField()
-    para_start = serializers.IntegerField(allow_null=True)
-    para_end = serializers.IntegerField(allow_null=True)
-    score = serializers.FloatField()
-    score_source = serializers.CharField()
-    viewer_url = serializers.CharField()
-    citations_out = serializers.ListField(child=serializers.DictField())
+    quote = serializers.CharField(help_text="the sentence(s) of the chunk that support the claim")
+    evidence_number = serializers.IntegerField(help_text="the passage's rank among the evidence retrieved")
     status = serializers.ChoiceField(choices=["current", "moved", "changed", "deleted"])
     status_note = serializers.CharField()
 

@@ -118,7 +118,9 @@ def first_errors(form: forms.Form) -> dict[str, list[str]]:
 
 
 # ---- the response, for the OpenAPI schema (the view returns SearchResponse.as_dict() itself) -----------------
-class SearchHitSerializer(serializers.Serializer):
+class ChunkSourceSerializer(serializers.Serializer):
+    """Where a passage comes from and how to open it: the fields search hits and citations share (ChunkSource)."""
+
     chunk_id = serializers.IntegerField()
     chunk_index = serializers.IntegerField()
     document_id = serializers.IntegerField()
@@ -134,8 +136,6 @@ class SearchHitSerializer(serializers.Serializer):
     heading_path = serializers.ListField(child=serializers.CharField())
     chunk_type = serializers.CharField()
     content = serializers.CharField(help_text="the chunk text, cut to 300 characters")
-    text = serializers.CharField(help_text="the whole chunk text")
-    snippet_html = serializers.CharField(help_text="HTML-escaped window around the query terms, terms in <mark>")
     locator_precision = serializers.CharField(help_text="bbox | paragraph | file")
     locator_degraded = serializers.BooleanField()
     page = serializers.IntegerField(allow_null=True)
@@ -144,15 +144,20 @@ class SearchHitSerializer(serializers.Serializer):
     page_size = serializers.DictField()
     para_start = serializers.IntegerField(allow_null=True)
     para_end = serializers.IntegerField(allow_null=True)
+    score = serializers.FloatField()
+    score_source = serializers.CharField(help_text="rerank | fusion | keyword | vector")
+    viewer_url = serializers.CharField()
+    citations_out = serializers.ListField(child=serializers.DictField(), help_text="deep: the passage's own references")
+
+
+class SearchHitSerializer(ChunkSourceSerializer):
+    text = serializers.CharField(help_text="the whole chunk text")
+    snippet_html = serializers.CharField(help_text="HTML-escaped window around the query terms, terms in <mark>")
     para_ids = serializers.ListField(child=serializers.CharField())
     line_start = serializers.IntegerField(allow_null=True)
     line_end = serializers.IntegerField(allow_null=True)
     weight = serializers.FloatField()
-    score = serializers.FloatField()
-    score_source = serializers.CharField(help_text="rerank | fusion | keyword | vector")
     scores = serializers.DictField(child=serializers.FloatField(allow_null=True))
-    viewer_url = serializers.CharField()
-    citations_out = serializers.ListField(child=serializers.DictField(), help_text="deep: the hit's own references")
     related = serializers.ListField(child=serializers.DictField(), help_text="deep: related documents")
 
 
