@@ -97,5 +97,5 @@ def test_a_search_shows_highlighted_passages_and_opens_one(
     artifacts.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(artifacts / "search-page.png"), full_page=True)
     page.click(".search-hit .hit-title >> nth=0")
-    page.wait_for_url("**/documents/*/?chunk=*")
-    assert "Panthera leo" in page.locator("h1").inner_text()
+    page.wait_for_url("**/documents/*/view/?chunk=*")
+    assert "Panthera leo" in page.locator(".viewer-head").inner_text()

@@ -102,8 +102,9 @@ def test_an_answer_streams_in_and_its_badges_open_their_sources(
 
     # the card's link opens the passage in the viewer
     page.click(f"#cite-{message_id}-{n} a.card-open")
-    page.wait_for_url("**/documents/*/?chunk=*")
-    assert "Panthera leo" in page.locator("h1").inner_text()
+    page.wait_for_url("**/documents/*/view/?chunk=*&message=*&n=*")
+    assert "Panthera leo" in page.locator(".viewer-head").inner_text()
+    assert page.locator(".citation-steps .badge.is-active").inner_text() == str(n)  # the viewer knows its answer
 
     # without the stream, the form posts and the answer page shows the stored answer
     page.route("**/api/v1/ask/stream", lambda route: route.abort())

@@ -96,6 +96,11 @@ def _open_label(citation: dict) -> str:
     return "open"
 
 
+def _in_answer(url: str, message_id: int, n: int) -> str:
+    """A viewer link that knows its answer, so the viewer can step to the answer's other citations."""
+    return f"{url}&message={message_id}&n={n}" if "?chunk=" in url else url
+
+
 def doi_url(doi: str) -> str:
     doi = _DOI_PREFIX.sub("", (doi or "").strip())
     return f"https://doi.org/{quote(doi, safe='/:;()._-')}" if doi else ""
@@ -122,7 +127,7 @@ def card(citation: dict, message_id: int, zotero_keys: dict[int, str]) -> dict:
         "bibliographic": bibliographic_line(source),
         "precision": precision,
         "doi_url": doi_url(citation.get("doi", "")),
-        "open_url": citation.get("viewer_url", "") if linked else "",
+        "open_url": _in_answer(citation.get("viewer_url", ""), message_id, citation["n"]) if linked else "",
         "open_label": _open_label(citation),
         "zotero_url": zotero,
         "status": status,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.documents.views import collections, documents
+from apps.documents.views import collections, documents, viewer
 
 urlpatterns = [
     path("", collections.collection_list, name="collection-list"),
@@ -13,6 +13,7 @@ urlpatterns = [
         name="membership-update",
     ),
     path("documents/<int:document_id>/", documents.document_detail, name="document-detail"),
+    path("documents/<int:document_id>/view/", viewer.document_viewer, name="document-viewer"),
     path("documents/<int:document_id>/status", documents.document_status, name="document-status"),
     path("documents/<int:document_id>/file", documents.document_file, name="document-file"),
     path("documents/<int:document_id>/reingest", documents.document_reingest, name="document-reingest"),

@@ -38,7 +38,7 @@ def _citation(document: Document, **changes) -> dict:
         **{"chunk_id": chunk.pk, "chunk_index": 0, "document_id": document.pk, "title": "Notes on <b>greetings</b>"}
         | {"authors": ["Ada Lovelace", "Charles Babbage"], "year": 1843, "journal": "Sketches", "doi": "10.1000/xyz-1"}
         | {"section": "Intro", "locator_precision": "paragraph", "page": None, "page_end": None, "para_start": 0}
-        | {"para_end": 0, "score": 0.5, "viewer_url": f"/documents/{document.pk}/?chunk=0", "text": chunk.text}
+        | {"para_end": 0, "score": 0.5, "viewer_url": f"/documents/{document.pk}/view/?chunk=0", "text": chunk.text}
         | changes
     )
     citation = from_hit(hit, 1, "hello <script>alert(1)</script> world").as_dict()
@@ -182,7 +182,7 @@ def test_a_stored_answer_has_badges_cards_labels_conflicts_and_the_chain(page_cl
     assert "Ada Lovelace, Charles Babbage · 1843 · Sketches" in card
     assert "§ Intro · paragraph 1" in card and "located to the paragraph" in card
     assert "0.500 · fusion" in card
-    assert f'href="/documents/{document.pk}/?chunk=0">open at paragraph 1</a>' in card
+    assert f'href="/documents/{document.pk}/view/?chunk=0&amp;message={m}&amp;n=1">open at paragraph 1</a>' in card
     assert 'href="zotero://open-pdf/library/items/ABCD2345"' in card  # no page: the file has none
     # non-strict: the sentence without support is marked, and still escaped
     assert '<span class="claim is-unsourced">&lt;script&gt;alert(3)&lt;/script&gt; The moon is cheese.' in body
@@ -273,7 +273,7 @@ def test_asking_without_javascript_stores_the_answer_and_shows_it(page_client_fo
     body = client.get(reverse("conversation-detail", args=[conversation_id])).content.decode()
     assert f'id="message-{message_id}"' in body and "14,000 years ago" in body
     assert f'href="#cite-{message_id}-1" data-n="1"' in body and f'id="cite-{message_id}-1"' in body
-    assert f'href="/documents/{note["id"]}/?chunk=' in body and "§ Results" in body
+    assert f'href="/documents/{note["id"]}/view/?chunk=' in body and "§ Results" in body
     assert "Re-run deep" in body  # a quick answer offers the deep one
     # the choice of depth is remembered for the next question
     assert 'name="depth" value="quick" checked' in client.get(_ask_url()).content.decode()

@@ -127,8 +127,8 @@ def test_the_page_shows_results_in_full_and_as_an_htmx_partial(page_client_for, 
     title = note["title"] or note["original_name"]
     assert title in body and "§ Methods · paragraphs 1–3" in body
     assert "<mark>thylakoid</mark>" in body
-    detail = reverse("document-detail", kwargs={"document_id": note["id"]})
-    assert f'href="{detail}?chunk=0' in body
+    viewer = reverse("document-viewer", kwargs={"document_id": note["id"]})
+    assert f'href="{viewer}?chunk=0' in body
     assert "Retrieval note" in body and "keyword" in body
     # quick results offer the same search with depth=deep
     assert "depth=deep" in body and "q=thylakoid" in body

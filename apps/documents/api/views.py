@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 from django.db.models import Count
-from django.http import FileResponse
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.decorators import api_view, parser_classes
+from rest_framework.decorators import api_view, parser_classes, renderer_classes
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -21,6 +24,7 @@ from apps.documents.api.serializers import (
     DocumentSerializer,
     PreviewSerializer,
 )
+from apps.documents.files import file_response
 from apps.documents.models import Membership
 from apps.documents.selectors import collections_with_counts
 from apps.documents.services.documents import document_delete
@@ -117,11 +121,26 @@ def document_reingest(request: Request, document_id: int) -> Response:
     return Response(DocumentSerializer(document).data, status=status.HTTP_202_ACCEPTED)
 
 
-@extend_schema(responses={(200, "application/octet-stream"): bytes})
+class AnyMediaRenderer(BaseRenderer):
+    """Lets any Accept header through to the file endpoint (PDF.js, browsers and curl all ask differently)."""
+
+    media_type = "*/*"
+    format = "file"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
+        return json.dumps(data).encode()  # only errors reach a renderer; the file itself is streamed
+
+
+@extend_schema(
+    parameters=[OpenApiParameter("download", bool, description="save the file instead of showing it")],
+    responses={(200, "application/octet-stream"): bytes, (206, "application/octet-stream"): bytes},
+)
 @api_view(["GET"])
-def document_file(request: Request, document_id: int) -> FileResponse:
+@renderer_classes([JSONRenderer, AnyMediaRenderer])
+def document_file(request: Request, document_id: int) -> HttpResponse:
+    """The original file, streamed; a `Range: bytes=…` request gets 206 with that part."""
     document, _rights = get_document_for_user(request.user, document_id)
-    return FileResponse(document.file.open("rb"), filename=document.original_name)
+    return file_response(request, document, download=request.query_params.get("download") in ("1", "true"))
 
 
 @extend_schema(
@@ -139,7 +158,14 @@ def document_preview(request: Request, document_id: int) -> Response:
     context = _int_param(request, "context", 2, maximum=20)
     chunks = document.chunks.filter(chunk_index__gte=target - context, chunk_index__lte=target + context)
     items = [
-        item | {"is_target": item["chunk_index"] == target}
+        # section, page and the whole locator also at the top level (issue 7), `metadata` as design.md has it
+        item
+        | {
+            "is_target": item["chunk_index"] == target,
+            "section": item["metadata"]["section"],
+            "page": item["metadata"]["page"],
+            "locator": item["metadata"],
+        }
         for item in ChunkPreviewSerializer(chunks.order_by("chunk_index"), many=True).data
     ]
     return Response({"document_id": document.pk, "total_chunks": total, "target_index": target, "chunks": items})

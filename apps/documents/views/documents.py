@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseStopPolling
 
 from apps.citations.services.related import related_documents
 from apps.documents.access import get_document_for_user
+from apps.documents.files import file_response
 from apps.documents.services.documents import document_delete
 from apps.documents.services.ingest import ingest_enqueue
 
@@ -50,9 +51,9 @@ def document_status(request: HttpRequest, document_id: int) -> HttpResponse:
 
 
 @login_required
-def document_file(request: HttpRequest, document_id: int) -> FileResponse:
+def document_file(request: HttpRequest, document_id: int) -> HttpResponse:
     document, _rights = get_document_for_user(request.user, document_id)
-    return FileResponse(document.file.open("rb"), as_attachment=False, filename=document.original_name)
+    return file_response(request, document, download=request.GET.get("download") in ("1", "true"))
 
 
 @login_required

@@ -18,7 +18,7 @@ CONTENT_CHARS = 300
 
 
 def viewer_url(chunk: Chunk) -> str:
-    return reverse("document-detail", args=[chunk.document_id]) + f"?chunk={chunk.chunk_index}"
+    return reverse("document-viewer", args=[chunk.document_id]) + f"?chunk={chunk.chunk_index}"
 
 
 def make_hit(chunk: Chunk, item: Ranked, query: str, idf: dict[str, float], snippet_chars: int) -> SearchHit:

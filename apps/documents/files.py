@@ -1,0 +1,103 @@
+"""Serving a document's original file: streamed, with HTTP range requests (PDF.js loads a large PDF piece by
+piece), the right content type, `nosniff`, and a Content-Disposition built from the stored name, never a path.
+
+The file is opened through the storage API by the document's own stored name; nothing from the request reaches the
+filesystem except the byte range, which is parsed strictly.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import re
+from collections.abc import Iterator
+from typing import IO
+
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils.http import content_disposition_header
+
+from apps.documents.models import Document
+
+CHUNK_BYTES = 64 * 1024
+_RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
+_UNSAFE_NAME = re.compile(r'[\\/"\x00-\x1f\x7f]')
+CONTENT_TYPES = {
+    "pdf": "application/pdf",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "md": "text/markdown; charset=utf-8",
+    "txt": "text/plain; charset=utf-8",
+    # Served as text, never as a page of this site: an uploaded HTML file must not run in the portal's origin.
+    "html": "text/plain; charset=utf-8",
+}
+
+
+def safe_filename(name: str) -> str:
+    """The stored name with path separators, quotes and control characters replaced: a browser saving the file
+    must not be steered into another folder, and the header must stay one well-formed value."""
+    return _UNSAFE_NAME.sub("_", name).strip(" .") or "document"
+
+
+def content_type(document: Document) -> str:
+    if document.doc_type in CONTENT_TYPES:
+        return CONTENT_TYPES[document.doc_type]
+    guessed, _ = mimetypes.guess_type(document.original_name)
+    return guessed if guessed and not guessed.startswith("text/html") else "application/octet-stream"
+
+
+def byte_range(header: str, size: int) -> tuple[int, int] | bool | None:
+    """(start, end inclusive) of a single `bytes=` range; None when there is none or it is ignorable (several
+    ranges, another unit: the whole file is sent); False when it cannot be satisfied (416)."""
+    match = _RANGE.match(header.strip())
+    if not match:
+        return None
+    first, last = match.groups()
+    if not first and not last:
+        return None
+    if not first:  # the last N bytes
+        length = int(last)
+        if length == 0:
+            return False
+        return max(size - length, 0), size - 1
+    start = int(first)
+    end = min(int(last), size - 1) if last else size - 1
+    if start >= size or (last and int(last) < start):
+        return False
+    return start, end
+
+
+def _stream(handle: IO[bytes], start: int, length: int) -> Iterator[bytes]:
+    try:
+        handle.seek(start)
+        while length > 0:
+            piece = handle.read(min(CHUNK_BYTES, length))
+            if not piece:
+                break
+            length -= len(piece)
+            yield piece
+    finally:
+        handle.close()
+
+
+def file_response(request: HttpRequest, document: Document, *, download: bool = False) -> HttpResponse:
+    """The document's file, whole or the requested range; `download` makes browsers save it instead of showing it."""
+    size = document.file.size
+    wanted = byte_range(request.headers.get("Range", ""), size) if request.method == "GET" else None
+    if wanted is False:
+        response = HttpResponse(status=416)
+        response["Content-Range"] = f"bytes */{size}"
+    else:
+        start, end = wanted or (0, size - 1)
+        length = max(end - start + 1, 0)
+        response = StreamingHttpResponse(
+            _stream(document.file.open("rb"), start, length), status=206 if wanted else 200
+        )
+        response["Content-Length"] = str(length)
+        if wanted:
+            response["Content-Range"] = f"bytes {start}-{end}/{size}"
+    response["Accept-Ranges"] = "bytes"
+    response["Content-Type"] = content_type(document)
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Disposition"] = content_disposition_header(download, safe_filename(document.original_name))
+    # The document may change on re-ingest (same URL): private, and checked again each time.
+    response["Cache-Control"] = "private, no-cache"
+    return response

@@ -1,0 +1,59 @@
+// The viewer's side panel: the cited passage and its neighbours from the preview API. Clicking a passage moves
+// the highlight there: the panel announces it with a "viewer:select" event carrying the passage's locator (the
+// same keys as #viewer-target), which the PDF and document viewers listen for.
+(function () {
+  "use strict";
+  const panel = document.getElementById("viewer-panel");
+  const targetNode = document.getElementById("viewer-target");
+  if (!panel || !targetNode) return;
+  const target = JSON.parse(targetNode.textContent);
+  if (!target) return;
+  const list = panel.querySelector(".panel-chunks");
+
+  function where(item) {
+    const parts = [];
+    if (item.section) parts.push("§ " + item.section);
+    if (item.page) parts.push(item.page_end && item.page_end !== item.page ? "pp. " + item.page + "–" + item.page_end : "p. " + item.page);
+    else if (item.para_start !== null && item.para_start !== undefined) parts.push("paragraph " + (item.para_start + 1));
+    else if (item.line_start) parts.push("line " + item.line_start);
+    return parts.join(" · ");
+  }
+
+  function select(item, row) {
+    for (const other of list.querySelectorAll(".is-target")) other.classList.remove("is-target");
+    row.classList.add("is-target");
+    const url = new URL(window.location.href);
+    url.searchParams.set("chunk", item.chunk_index);
+    history.replaceState(null, "", url);
+    document.dispatchEvent(new CustomEvent("viewer:select", { detail: item }));
+  }
+
+  function show(chunks) {
+    list.replaceChildren();
+    for (const chunk of chunks) {
+      const item = Object.assign({ chunk_index: chunk.chunk_index, text: chunk.text }, chunk.metadata);
+      const row = document.createElement("li");
+      row.className = "panel-chunk" + (chunk.is_target ? " is-target" : "");
+      row.dataset.chunkIndex = chunk.chunk_index;
+      row.tabIndex = 0;
+      const head = document.createElement("div");
+      head.className = "muted small";
+      head.textContent = where(item) || "passage " + (chunk.chunk_index + 1);
+      const text = document.createElement("p");
+      text.className = "panel-text";
+      text.textContent = chunk.text;
+      row.append(head, text);
+      row.addEventListener("click", function () { select(item, row); });
+      row.addEventListener("keydown", function (event) { if (event.key === "Enter") select(item, row); });
+      list.append(row);
+    }
+  }
+
+  const url = new URL(panel.dataset.previewUrl, window.location.href);
+  url.searchParams.set("chunk_index", target.chunk_index);
+  url.searchParams.set("context", panel.dataset.context || "2");
+  fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+    .then(function (response) { return response.ok ? response.json() : Promise.reject(response.status); })
+    .then(function (data) { show(data.chunks || []); })
+    .catch(function () { list.replaceChildren(Object.assign(document.createElement("li"), { textContent: "The passages could not be loaded." })); });
+})();
