@@ -36,6 +36,10 @@ class Block:
     para_id: str | None = None  # DOCX w14:paraId, else "p<ordinal>"; None for other formats
     line_start: int | None = None  # text files, 1-based inclusive; for xlsx the sheet's row numbers
     line_end: int | None = None
+    # For the document viewer, which draws the same parse as HTML (apps/documents/rendering):
+    label: str = ""  # DOCX list/heading number as Word shows it ("1.", "2.1", "a)", "•"); also in a list item text
+    level: int = 0  # DOCX list nesting level (0 = outermost)
+    cells: tuple[tuple[str, ...], ...] = ()  # tables (DOCX, HTML, XLSX): cell texts row by row; text joins them
 
 
 @dataclass(kw_only=True)  # keyword-only so the field order can grow without breaking callers

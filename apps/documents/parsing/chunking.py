@@ -99,7 +99,7 @@ def chunk_document(parsed: ParsedDocument, target_chars: int = 1000, max_chars: 
             flush()
         current.append(i)
     flush()
-    ordinals = _ordinals(info)
+    ordinals = paragraph_ordinals(info)
     ocr_pages = set(parsed.needs_ocr_pages)
     drafts = []
     for n, (kind, idx, text) in enumerate(groups):
@@ -117,7 +117,7 @@ def _moved(blocks: list[Block], info: list[BlockSection], prev: int, i: int) -> 
     return blocks[prev].heading_path != blocks[i].heading_path or info[prev].name != info[i].name
 
 
-def _ordinals(info: list[BlockSection]) -> list[int | None]:
+def paragraph_ordinals(info: list[BlockSection]) -> list[int | None]:
     """Paragraph ordinals across the document with the reference list left out (design.md, "Locators")."""
     out: list[int | None] = []
     n = 0

@@ -153,16 +153,18 @@ def _blocks(document: docx.document.Document) -> Iterator[Block]:
                 pid = _para_id(p, ordinal, used)
                 ordinal += 1
                 first_id = first_id or pid
-            text = _table_text(el)
-            if text:
-                yield Block("table", text, tuple(t for _, t in path), para_no, para_id=first_id)
+            rows = _table_rows(el)
+            if rows:
+                text = "\n".join(" | ".join(cells) for cells in rows)
+                yield Block("table", text, tuple(t for _, t in path), para_no, para_id=first_id, cells=rows)
                 para_no += 1
             continue
         pid = _para_id(el, ordinal, used)
         ordinal += 1
         paragraph = Paragraph(el, document._body)
         # Every numbered paragraph advances its list's counter, shown or not (empty items, numbered headings).
-        label = numbering.label(*paragraph_numbering(el, paragraph.style)) if numbering.levels else ""
+        num_id, ilvl = paragraph_numbering(el, paragraph.style)
+        label = numbering.label(num_id, ilvl) if numbering.levels else ""
         text = _para_text(el)
         if not text:
             continue
@@ -171,7 +173,9 @@ def _blocks(document: docx.document.Document) -> Iterator[Block]:
             path = [(lv, t) for lv, t in path if lv < level] + [(level, text)]
         elif kind == "list_item" and label:
             text = f"{label} {text}"
-        yield Block(kind, text, tuple(t for _, t in path), para_no, para_id=pid)
+        label = label if kind in ("heading", "list_item") else ""
+        level = ilvl if kind == "list_item" and label else 0
+        yield Block(kind, text, tuple(t for _, t in path), para_no, para_id=pid, label=label, level=level)
         para_no += 1
     for heading, note_id, paragraphs in iter_notes(document):
         text = _note_text(paragraphs)
@@ -187,8 +191,8 @@ def _all_paragraph_elements_in_table(tbl) -> Iterator:
         yield from (p for p in _walk(tc) if p.tag == qn("w:p"))
 
 
-def _table_text(tbl) -> str:
-    """Cells joined by " | " per row, rows by newline; a nested table is flattened into its cell."""
+def _table_rows(tbl) -> tuple[tuple[str, ...], ...]:
+    """Cell texts row by row (empty rows left out); a nested table is flattened into its cell."""
     rows = []
     for tr in tbl.iter(qn("w:tr")):
         if _enclosing_table(tr) is not tbl:
@@ -200,8 +204,8 @@ def _table_text(tbl) -> str:
             texts = [_para_text(p) for p in tc.iter(qn("w:p")) if not _in_textbox(p, tc)]
             cells.append(" ".join(t for t in texts if t))
         if any(cells):
-            rows.append(" | ".join(cells))
-    return "\n".join(rows)
+            rows.append(tuple(cells))
+    return tuple(rows)
 
 
 def _enclosing_table(el):

@@ -158,8 +158,8 @@ class _Walker:
         for tr in table.xpath("./tr|./thead/tr|./tbody/tr|./tfoot/tr"):
             cells = [clean_inline(_visible_text(td)) for td in tr if isinstance(td.tag, str) and td.tag in ("td", "th")]
             if any(cells):
-                rows.append(" | ".join(cells))
-        self._emit("table", "\n".join(rows))
+                rows.append(tuple(cells))
+        self._emit("table", "\n".join(" | ".join(cells) for cells in rows), cells=tuple(rows))
 
     def flush(self) -> None:
         text = clean_inline("".join(self.buf))
@@ -167,11 +167,11 @@ class _Walker:
         if text:
             self._emit(self.kind, text)
 
-    def _emit(self, kind: str, text: str) -> None:
+    def _emit(self, kind: str, text: str, cells: tuple[tuple[str, ...], ...] = ()) -> None:
         if not text.strip():
             return
         path = tuple(t for _, t in self.path)
-        self.blocks.append(Block(kind=kind, text=text, heading_path=path, para_no=len(self.blocks)))
+        self.blocks.append(Block(kind=kind, text=text, heading_path=path, para_no=len(self.blocks), cells=cells))
 
 
 def _visible_text(el: lxml.html.HtmlElement) -> str:

@@ -88,7 +88,8 @@ def _emit(blocks: list[Block], sheet: str, region: list[tuple[int, list[str]]]) 
         return
     # Columns left empty by the whole region (a table that starts in column C) are not cells of it.
     lead = min(next(i for i, c in enumerate(cells) if c) for _, cells in region)
-    text = "\n".join(" | ".join(cells[lead:]) for _, cells in region)
+    rows = tuple(tuple(cells[lead:]) for _, cells in region)
+    text = "\n".join(" | ".join(cells) for cells in rows)
     blocks.append(
         Block(
             kind="table",
@@ -97,6 +98,7 @@ def _emit(blocks: list[Block], sheet: str, region: list[tuple[int, list[str]]]) 
             para_no=len(blocks),
             line_start=region[0][0],
             line_end=region[-1][0],
+            cells=rows,
         )
     )
 
