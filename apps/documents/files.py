@@ -65,7 +65,9 @@ def byte_range(header: str, size: int) -> tuple[int, int] | bool | None:
     return start, end
 
 
-def _stream(handle: IO[bytes], start: int, length: int) -> Iterator[bytes]:
+def _stream(document: Document, start: int, length: int) -> Iterator[bytes]:
+    # Opened here, not before: a response nobody reads (HEAD, a client gone) never opens the file at all.
+    handle: IO[bytes] = document.file.open("rb")
     try:
         handle.seek(start)
         while length > 0:
