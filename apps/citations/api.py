@@ -15,7 +15,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.citations.access import conversations_for_user, get_conversation_for_user
-from apps.citations.answers.service import COMPOSERS, AskParams, Event, InvalidQuestion, Prepared, prepare, run
+from apps.citations.answers.service import (
+    COMPOSERS,
+    AskParams,
+    Event,
+    InvalidQuestion,
+    Prepared,
+    answer,
+    prepare,
+    run,
+)
 from apps.citations.answers.store import with_status
 from apps.citations.models import Conversation, Message
 from apps.retrieval.api import ChunkSourceSerializer
@@ -89,11 +98,7 @@ def _prepared(request: Request) -> Prepared:
 def ask(request: Request) -> Response:
     """Answer a question from one collection (or one document of it); every claim carries `[n]` and the
     citations say where each one is. The question and answer are stored in a conversation."""
-    result: dict = {}
-    for event in run(_prepared(request)):
-        if event.kind == "finish":
-            result = event.data
-    return Response(result)
+    return Response(answer(_prepared(request)))
 
 
 class EventStreamRenderer(BaseRenderer):

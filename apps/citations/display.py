@@ -18,6 +18,7 @@ from apps.citations.answers.language import phrase
 from apps.citations.answers.store import with_status
 from apps.citations.models import Message
 from apps.documents.models import Document
+from apps.documents.views.viewer import viewer_url
 from apps.retrieval.views import bibliographic_line, locator_label
 
 _MARKER = re.compile(r"\[(\d+)\]")
@@ -96,9 +97,13 @@ def _open_label(citation: dict) -> str:
     return "open"
 
 
-def _in_answer(url: str, message_id: int, n: int) -> str:
-    """A viewer link that knows its answer, so the viewer can step to the answer's other citations."""
-    return f"{url}&message={message_id}&n={n}" if "?chunk=" in url else url
+def _in_answer(citation: dict, message_id: int) -> str:
+    """A viewer link that knows its answer, so the viewer can step to the answer's other citations (a changed
+    passage links the document page only, as answers.store set it)."""
+    url = citation.get("viewer_url", "")
+    if "?chunk=" not in url:
+        return url
+    return viewer_url(citation["document_id"], citation["chunk_index"], message_id, citation["n"])
 
 
 def doi_url(doi: str) -> str:
@@ -106,10 +111,19 @@ def doi_url(doi: str) -> str:
     return f"https://doi.org/{quote(doi, safe='/:;()._-')}" if doi else ""
 
 
+def _source(citation: dict) -> SimpleNamespace:
+    # locator_label and bibliographic_line read attributes; citations carry no line numbers.
+    return SimpleNamespace(**{"line_start": None, "line_end": None, **citation})
+
+
+def citation_locator(citation: dict) -> str:
+    """Where a cited passage is, as the search page says it: "§ Methods · p. 4"."""
+    return locator_label(_source(citation))
+
+
 def card(citation: dict, message_id: int, zotero_keys: dict[int, str]) -> dict:
     """What a source card shows for one citation (with its current status, answers.store.with_status)."""
-    # locator_label and bibliographic_line read attributes; citations carry no line numbers.
-    source = SimpleNamespace(**{"line_start": None, "line_end": None, **citation})
+    source = _source(citation)
     status = citation.get("status") or "current"
     linked = status != "deleted"  # a deleted document has nowhere to go
     zotero = ""
@@ -127,7 +141,7 @@ def card(citation: dict, message_id: int, zotero_keys: dict[int, str]) -> dict:
         "bibliographic": bibliographic_line(source),
         "precision": precision,
         "doi_url": doi_url(citation.get("doi", "")),
-        "open_url": _in_answer(citation.get("viewer_url", ""), message_id, citation["n"]) if linked else "",
+        "open_url": _in_answer(citation, message_id) if linked else "",
         "open_label": _open_label(citation),
         "zotero_url": zotero,
         "status": status,

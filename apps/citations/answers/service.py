@@ -24,6 +24,7 @@ from apps.citations.answers.extractive import ExtractiveComposer
 from apps.citations.answers.finalize import Draft, finish
 from apps.citations.answers.language import detect, phrase
 from apps.citations.answers.streaming import LiveCleaner
+from apps.citations.answers.support import claim_of
 from apps.citations.answers.types import ComposeRequest, ComposerUnavailable, Conflict, Evidence
 from apps.citations.models import Conversation, Message
 from apps.documents.access import AnyUser, get_collection_for_user, get_document_for_user
@@ -79,10 +80,6 @@ class Prepared:
     history: list[tuple[str, str]]
 
 
-def _strip_markers(text: str) -> str:
-    return " ".join(re.sub(r"\s*\[\d+\]", "", text).split())
-
-
 def prepare(user: AnyUser, params: AskParams) -> Prepared:
     """Validate and resolve everything; raises InvalidQuestion or Http404 (for anything the user may not read)."""
     if params.depth is not None and params.depth not in DEPTHS:
@@ -131,7 +128,7 @@ def prepare(user: AnyUser, params: AskParams) -> Prepared:
         earlier = conversation.messages.order_by("-id")
         if message is not None:
             earlier = earlier.filter(id__lt=message.pk)
-        history = [(m.question, _strip_markers(m.answer)) for m in reversed(earlier[:HISTORY_TURNS])]
+        history = [(m.question, claim_of(m.answer)) for m in reversed(earlier[:HISTORY_TURNS])]
     return Prepared(
         user=user,
         question=question,
@@ -201,7 +198,7 @@ def run(prepared: Prepared) -> Iterator[Event]:
             # The answer still comes, from the evidence itself, and says why.
             fallback = f"{composer.name} unavailable ({exc}); answered from the evidence instead"
             log.warning("composer failed: %s", exc)
-            composer = ExtractiveComposer(max_sentences=4 if p.depth == "deep" else 3)
+            composer = _composer("extractive", p.depth)
             cleaner = LiveCleaner(cleaner.valid, cleaner.chunk_numbers)
             draft = Draft(raw="")
             yield Event("text", {"text": ""})
@@ -292,10 +289,14 @@ def save(p: Prepared, result: dict) -> Message:
     return message
 
 
-def ask(user: AnyUser, params: AskParams) -> dict:
+def answer(prepared: Prepared) -> dict:
     """The finished answer without streaming: the finish event's data."""
     result: dict = {}
-    for event in run(prepare(user, params)):
+    for event in run(prepared):
         if event.kind == "finish":
             result = event.data
     return result
+
+
+def ask(user: AnyUser, params: AskParams) -> dict:
+    return answer(prepare(user, params))

@@ -14,27 +14,14 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from apps.documents.access import get_document_for_user
+from apps.documents.api.serializers import ChunkPreviewSerializer
 from apps.documents.models import Chunk, Document
 
 
 def locator(chunk: Chunk) -> dict:
-    """What a viewer needs to find and highlight one chunk (the same keys as the preview API's metadata)."""
-    data = chunk.locator or {}
-    return {
-        "chunk_index": chunk.chunk_index,
-        "text": chunk.text,
-        "section": chunk.section,
-        "page": chunk.page,
-        "page_end": chunk.page_end,
-        "rects": data.get("rects", []),
-        "page_sizes": data.get("page_sizes", {}),
-        "para_start": chunk.para_start,
-        "para_end": chunk.para_end,
-        "para_ids": data.get("para_ids", []),
-        "line_start": chunk.line_start,
-        "line_end": chunk.line_end,
-        "locator_precision": chunk.locator_precision,
-    }
+    """What a viewer needs to find and highlight one chunk: the preview API's metadata with the chunk's index and
+    text, the same shape the side panel sends with "viewer:select"."""
+    return {"chunk_index": chunk.chunk_index, "text": chunk.text, **ChunkPreviewSerializer().get_metadata(chunk)}
 
 
 def viewer_url(document_id: int, chunk_index: int, message_id: int | None = None, n: int | None = None) -> str:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.urls import reverse
-
 from apps.documents.models import Chunk, Document
 from apps.retrieval.search.types import SearchHit
 from apps.retrieval.snippets import make_snippet
@@ -18,7 +16,9 @@ CONTENT_CHARS = 300
 
 
 def viewer_url(chunk: Chunk) -> str:
-    return reverse("document-viewer", args=[chunk.document_id]) + f"?chunk={chunk.chunk_index}"
+    from apps.documents.views.viewer import viewer_url as url_for
+
+    return url_for(chunk.document_id, chunk.chunk_index)
 
 
 def make_hit(chunk: Chunk, item: Ranked, query: str, idf: dict[str, float], snippet_chars: int) -> SearchHit:

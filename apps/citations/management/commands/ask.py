@@ -14,18 +14,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.http import Http404
 
 from apps.citations.answers.service import COMPOSERS, AskParams, InvalidQuestion, ask
+from apps.citations.display import citation_locator
 from apps.retrieval.management.commands.search import command_user
 from apps.retrieval.search.types import DEPTHS
-
-
-def _where(citation: dict) -> str:
-    parts = [f"§ {citation['section']}"] if citation.get("section") else []
-    if citation.get("page"):
-        end = citation.get("page_end")
-        parts.append(f"pp. {citation['page']}–{end}" if end and end != citation["page"] else f"p. {citation['page']}")
-    elif citation.get("para_start") is not None:
-        parts.append(f"paragraph {citation['para_start'] + 1}")
-    return " · ".join(parts)
 
 
 class Command(BaseCommand):
@@ -73,7 +64,7 @@ class Command(BaseCommand):
         if result["citations"]:
             self.stdout.write("\nSources:")
         for c in result["citations"]:
-            where = _where(c)
+            where = citation_locator(c)
             self.stdout.write(f"[{c['n']}] {c['title'] or c['source']}" + (f" — {where}" if where else ""))
             self.stdout.write(f"    “{c['quote']}”")
         if result["hint"]:
