@@ -189,19 +189,30 @@ def _worker_is_idle(app) -> bool:
 
 @pytest.fixture(autouse=True)
 def _worker_idle_after_test(request):
-    """After a test that used the worker, wait until it has nothing queued or running.
+    """After a transactional test that set the worker something to do, wait until it has nothing queued or running.
 
     Work a test sets off can outlive it (a keyword-index snapshot or a relink queued when its last change
-    committed); the database flush between tests would then deadlock with the worker's queries (seen in CI)."""
+    committed, even in a test that never waits for the worker); the database flush between tests would then
+    deadlock with the worker's queries (seen in CI). Every task published during the test is counted."""
     marker = request.node.get_closest_marker("django_db")
     transactional = bool(marker and marker.kwargs.get("transaction"))
-    uses_worker = transactional and "celery_worker_available" in request.fixturenames
-    if uses_worker:
+    if transactional:
         # Set the database up before this fixture finishes its own set-up, so that its flush runs after the
         # wait below (pytest tears fixtures down in the reverse order of their set-up).
         request.getfixturevalue("transactional_db")
-    yield
-    if not uses_worker:
+    published: list[str] = []
+
+    def count(sender=None, **_kwargs) -> None:
+        published.append(str(sender))
+
+    from celery.signals import after_task_publish
+
+    after_task_publish.connect(count, weak=False)
+    try:
+        yield
+    finally:
+        after_task_publish.disconnect(count)
+    if not transactional or not (published or "celery_worker_available" in request.fixturenames):
         return
     import time
 
