@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit
 
 from portal import embedded
 
@@ -212,7 +212,10 @@ def cmd_test(args: argparse.Namespace) -> int:
         env.setdefault("SECRET_KEY", "test-" + secrets.token_urlsafe(32))
         env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
         env.setdefault("PORTAL_HTTPS", "false")
-        env.setdefault("DATABASE_TEST_NAME", "portal_test")
+        # The test database is named after the configured one, so runs against different databases on one
+        # server (two checkouts, CI beside a developer) never drop each other's test database.
+        base_name = unquote(urlsplit(env["DATABASE_URL"]).path.lstrip("/")) or "portal"
+        env.setdefault("DATABASE_TEST_NAME", f"{base_name}_test")
         # Uploaded files must be visible to the worker and the tests alike; a fresh folder each run.
         media = var_dir / "media"
         shutil.rmtree(media, ignore_errors=True)
