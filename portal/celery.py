@@ -26,3 +26,5 @@ if _started_as_celery_program():
 app = Celery("portal")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Ingest jobs that could not be queued while the broker was away are sent once the worker (re)connects.
+app.steps["consumer"].add("apps.documents.worker_steps:RequeueUnsentIngest")

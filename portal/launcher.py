@@ -170,6 +170,13 @@ def cmd_run(args: argparse.Namespace) -> int:
             stop_signal=signal.SIGTERM,
             grace=10,
         )
+        if args.mcp_port:
+            stack.spawn(
+                "MCP server",
+                [PYTHON, "manage.py", "mcp", "--transport", "http", "--host", args.host, "--port", str(args.mcp_port)],
+                stop_signal=signal.SIGTERM,
+                grace=10,
+            )
         stack.manage("resume_ingest")
         if not args.no_demo:
             stack.manage("load_demo", "--wait")
@@ -246,6 +253,12 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--host", default=os.environ.get("PORTAL_HOST", "127.0.0.1"))
     run.add_argument("--port", type=int, default=int(os.environ.get("PORTAL_PORT", "8000")))
     run.add_argument("--no-demo", action="store_true", help="do not create the demo collection")
+    run.add_argument(
+        "--mcp-port",
+        type=int,
+        default=int(os.environ.get("PORTAL_MCP_PORT", "8765")),
+        help="streamable-HTTP MCP server port (0: none)",
+    )
     run.set_defaults(func=cmd_run)
     test = sub.add_parser("test", help="run the whole test suite (extra arguments go to pytest)")
     test.add_argument("pytest_args", nargs=argparse.REMAINDER)

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "apps.documents",
     "apps.retrieval",
     "apps.citations",
+    "apps.integrations",
 ]
 
 MIDDLEWARE = [
@@ -61,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "portal.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "portal.urls"
@@ -95,6 +97,9 @@ else:
 _test_name = env_str("DATABASE_TEST_NAME")
 if _test_name:
     _db["TEST"] = {"NAME": _test_name}
+# A kept connection (DATABASE_CONN_MAX_AGE > 0) that died with a database restart is replaced at the start of the
+# next request instead of failing it.
+_db["CONN_HEALTH_CHECKS"] = True
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -123,6 +128,13 @@ CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 5
 CELERY_WORKER_MAX_MEMORY_PER_CHILD = env_int("PORTAL_WORKER_MAX_MEMORY_MB", 2048, minimum=64) * 1024
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = env_str("PORTAL_QUEUE", "portal")
+# With Redis as broker, the message of a task whose worker died (killed, out of memory, machine lost) stays
+# "unacked" until a worker restores it, which happens only once it is older than the visibility timeout (kombu's
+# default: one hour). It must stay above the longest task, or a message still being worked on would be handed to a
+# second worker: the hard time limit plus a margin.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("PORTAL_BROKER_VISIBILITY_TIMEOUT", CELERY_TASK_TIME_LIMIT + 300, minimum=1),
+}
 
 # --- Files ----------------------------------------------------------------------------------------------------
 STATIC_URL = "static/"
@@ -156,6 +168,13 @@ STORAGES = {
 }
 
 PORTAL_MAX_UPLOAD_MB = env_int("PORTAL_MAX_UPLOAD_MB", 200, minimum=1)
+# Reading a file (parse, chunk, references) runs in a child process with these bounds, so a damaged or hostile
+# file fails with a reason instead of exhausting the worker (apps/documents/parsing/sandbox.py).
+PORTAL_PARSE_SANDBOX = env_bool("PORTAL_PARSE_SANDBOX", True)
+PORTAL_PARSE_MEMORY_MB = env_int("PORTAL_PARSE_MEMORY_MB", 1024, minimum=64)
+PORTAL_PARSE_TIMEOUT_S = env_int("PORTAL_PARSE_TIMEOUT_S", 300, minimum=1)
+PORTAL_PARSE_MAX_UNZIPPED_MB = env_int("PORTAL_PARSE_MAX_UNZIPPED_MB", 512, minimum=1)  # Word/Excel zip bombs
+PORTAL_MAX_PDF_PAGES = env_int("PORTAL_MAX_PDF_PAGES", 5000, minimum=1)
 # Uploads above this stream to a temporary file instead of memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
@@ -208,11 +227,24 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Every list answers {count, next, previous, results}; every error {detail, code, errors}.
+    "DEFAULT_PAGINATION_CLASS": "portal.api_pagination.PortalPagination",
+    "EXCEPTION_HANDLER": "portal.api_errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Knowledge portal API",
+    "DESCRIPTION": "Collections, documents, search and answers with citations. Authenticate with "
+    "`Authorization: Token <key>` (the API token page); every error has the body of `Error`.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The schema and its Swagger UI carry no content: public, like the login page.
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",  # tags and operation ids from the path after it: documents, search, ...
+    "ENUM_NAME_OVERRIDES": {
+        "DocumentStatusEnum": "apps.documents.models.DocumentStatus",
+        "CitationStatusEnum": "apps.citations.api.CITATION_STATUSES",
+    },
 }
 
 # --- Security ---------------------------------------------------------------------------------------------------

@@ -6,10 +6,11 @@ from drf_spectacular.views import SpectacularAPIView
 from apps.citations import api as conversation_api
 from apps.retrieval import api
 from portal import views
+from portal.api_docs import api_docs
 
 api_v1 = [
     path("", include("apps.documents.api.urls")),
-    path("conversations/", conversation_api.conversation_list, name="api-conversation-list"),
+    path("conversations/", conversation_api.ConversationList.as_view(), name="api-conversation-list"),
     path(
         "conversations/<int:conversation_id>/",
         conversation_api.conversation_detail,
@@ -27,6 +28,7 @@ urlpatterns = [
     path("accounts/token/", views.api_token, name="api-token"),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", api_docs, name="api-docs"),
     path("", include("apps.retrieval.urls")),
     path("", include("apps.citations.urls")),
     path("", include("apps.documents.urls")),

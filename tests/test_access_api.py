@@ -17,10 +17,13 @@ def test_collections_need_authentication(api_client_for):
 
 
 def test_collections_lists_only_readable_ones_with_the_callers_role(api_client_for, collection, document):
-    data = api_client_for("viewer").get(reverse("api-collection-list")).json()
+    data = api_client_for("viewer").get(reverse("api-collection-list")).json()["results"]
     assert [(c["slug"], c["role"], c["document_count"], c["ready_count"]) for c in data] == [("lab", "viewer", 1, 1)]
-    assert [c["slug"] for c in api_client_for("outsider").get(reverse("api-collection-list")).json()] == ["other"]
-    assert {c["slug"] for c in api_client_for("admin").get(reverse("api-collection-list")).json()} == {"lab", "other"}
+    listed = {
+        persona: api_client_for(persona).get(reverse("api-collection-list")).json() for persona in ("outsider", "admin")
+    }
+    assert [c["slug"] for c in listed["outsider"]["results"]] == ["other"]
+    assert {c["slug"] for c in listed["admin"]["results"]} == {"lab", "other"}
 
 
 ENDPOINTS = [
@@ -47,7 +50,7 @@ def test_unknown_collection_and_forbidden_collection_look_the_same(api_client_fo
 
 
 def test_document_list_carries_status_and_progress(api_client_for, document):
-    [row] = api_client_for("viewer").get(reverse("api-document-list"), {"collection": "lab"}).json()
+    [row] = api_client_for("viewer").get(reverse("api-document-list"), {"collection": "lab"}).json()["results"]
     assert row["status"] == "ready" and row["job"]["stage"] == "done" and row["job"]["percent"] == 100
     assert row["file_url"] == reverse("api-document-file", kwargs={"document_id": document.pk})
 
@@ -68,7 +71,7 @@ def test_preview_rejects_an_index_out_of_range(api_client_for, document):
     response = api_client_for("viewer").get(
         reverse("api-document-preview", kwargs={"document_id": document.pk}), {"chunk_index": 5}
     )
-    assert response.status_code == 400 and "chunk_index" in response.json()
+    assert response.status_code == 400 and "chunk_index" in response.json()["errors"]
 
 
 @pytest.mark.parametrize(
@@ -103,7 +106,7 @@ def test_an_empty_upload_is_refused_with_a_reason(api_client_for, collection):
         {"collection": "lab", "file": SimpleUploadedFile("e.txt", b"")},
         format="multipart",
     )
-    assert response.status_code == 400 and "empty" in response.json()["file"][0]
+    assert response.status_code == 400 and "empty" in response.json()["errors"]["file"][0]
 
 
 @pytest.mark.parametrize(
@@ -129,10 +132,11 @@ def test_conversations_are_their_owners_only(api_client_for, personas, collectio
     mine = Conversation.objects.create(user=personas["viewer"], collection=collection, title="Mine")
     url = reverse("api-conversation-detail", kwargs={"conversation_id": mine.pk})
     assert api_client_for("viewer").get(url).json()["title"] == "Mine"
-    assert [c["id"] for c in api_client_for("viewer").get(reverse("api-conversation-list")).json()] == [mine.pk]
+    listed = api_client_for("viewer").get(reverse("api-conversation-list")).json()["results"]
+    assert [c["id"] for c in listed] == [mine.pk]
     for other in ("manager", "outsider"):
         assert api_client_for(other).get(url).status_code == 404
-        assert api_client_for(other).get(reverse("api-conversation-list")).json() == []
+        assert api_client_for(other).get(reverse("api-conversation-list")).json()["results"] == []
     assert api_client_for(None).get(url).status_code == 401
 
 
@@ -160,5 +164,5 @@ def test_an_upload_over_the_size_limit_is_refused_with_the_limit(api_client_for,
     response = api_client_for("editor").post(
         reverse("api-document-list"), {"collection": "lab", "file": big}, format="multipart"
     )
-    assert response.status_code == 400 and "the limit is 1 MB" in response.json()["file"][0]
+    assert response.status_code == 400 and "the limit is 1 MB" in response.json()["errors"]["file"][0]
     assert not Document.objects.filter(original_name="big.txt").exists()

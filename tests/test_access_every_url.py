@@ -280,3 +280,50 @@ def test_a_cached_search_is_not_served_to_another_collections_member(world, pers
     assert again.status_code == 200 and not again.json()["cached"]
     assert {hit["collection"] for hit in again.json()["results"]} <= {"other"}
     assert SECRET not in json.dumps(again.json()["results"]).lower()
+
+
+MCP_ARGUMENTS = {
+    "kb_search": lambda w, slug: {"query": SECRET, "collection": slug},
+    "kb_ask": lambda w, slug: {"question": QUESTION, "collection": slug},
+    "kb_preview": lambda w, slug: {"document_id": w["document_id"] if slug == "lab" else MISSING_ID, "chunk_index": 0},
+}
+
+
+def _mcp_calls(key: str, world: dict, slug: str) -> dict[str, tuple[bool, str]]:
+    """Every tool the MCP server lists, called in process with `key` as the caller's token: (is_error, text)."""
+    import asyncio
+
+    from apps.integrations.mcp.server import build_server
+
+    server = build_server(lambda ctx: key)
+
+    async def run() -> dict[str, tuple[bool, str]]:
+        tools = [tool.name for tool in await server.list_tools()]
+        unknown = set(tools) - set(MCP_ARGUMENTS)
+        assert not unknown, f"add the arguments that reach a collection's content for these MCP tools: {unknown}"
+        out = {}
+        for name in tools:
+            try:
+                result = await server.call_tool(name, MCP_ARGUMENTS[name](world, slug))
+            except Exception as exc:  # the SDK raises a tool's error when it is called without a session
+                out[name] = (True, str(exc))
+                continue
+            parts = result if isinstance(result, list | tuple) else [result]
+            out[name] = (bool(getattr(parts[0], "is_error", False)), repr(result))
+        return out
+
+    return asyncio.run(run())
+
+
+@pytest.mark.django_db(transaction=True)  # the tools run in threads of their own, on connections of their own
+def test_every_mcp_tool_keeps_the_collection_to_its_members(world, personas):
+    key = Token.objects.get_or_create(user=personas["outsider"])[0].key
+    hidden, missing = _mcp_calls(key, world, "lab"), _mcp_calls(key, world, MISSING_SLUG)
+    for name, (is_error, text) in hidden.items():
+        assert is_error and "not found" in text.lower() and SECRET not in text.lower(), (name, text)
+        assert text.replace(str(world["document_id"]), str(MISSING_ID)) == missing[name][1], name
+    for name, (is_error, text) in _mcp_calls("not-a-token", world, "lab").items():
+        assert is_error and SECRET not in text.lower(), (name, text)
+    manager = Token.objects.get_or_create(user=personas["manager"])[0].key
+    for name, (is_error, text) in _mcp_calls(manager, world, "lab").items():
+        assert not is_error and SECRET in text.lower(), (name, text)

@@ -6,32 +6,17 @@ import os
 
 import pytest
 
+from tests.browser import open_page
+
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API beside Django's ORM
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
 
 @pytest.fixture
 def page(chromium_path):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        context = browser.new_context()
-        context.set_default_timeout(20_000)
-        yield context.new_page()
-        browser.close()
+    with open_page(chromium_path) as page:
+        yield page
 
 
 def _log_in(page, live_server, username: str, password: str) -> None:

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_browser import CHROMIUM_ARGS, _log_in
+from tests.browser import open_page
+from tests.test_browser import _log_in
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API beside Django's ORM
 
@@ -18,7 +19,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(tra
 
 ROOT = Path(__file__).resolve().parents[1]
 PAPER = ROOT / "demo" / "papers" / "bmc-evolbiol-14-70.pdf"
-SCREENSHOT = ROOT / "docs" / "ask-page.png"
+# A test artefact (docs/ask-page.png is refreshed from it by hand when the page changes).
+SCREENSHOT = Path(os.environ.get("PORTAL_TEST_ARTIFACTS", ROOT / "var" / "test" / "artifacts")) / "ask-page.png"
 ANSWERED = re.compile(r".*/conversations/(\d+)/#message-(\d+)$")
 
 # Records what the page showed on its way to the final answer; the stream's states are too brief to poll for.
@@ -34,14 +36,9 @@ WATCH_STREAM = """() => {
 
 @pytest.fixture
 def page(chromium_path):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        context.set_default_timeout(60_000)  # a deep answer reranks on this machine's CPU
-        yield context.new_page()
-        browser.close()
+    # a deep answer reranks on this machine's CPU
+    with open_page(chromium_path, timeout_ms=60_000, viewport={"width": 1280, "height": 900}) as page:
+        yield page
 
 
 def test_an_answer_streams_in_and_its_badges_open_their_sources(

@@ -11,7 +11,8 @@ import pytest
 
 from apps.documents.models import Chunk
 from apps.documents.views.viewer import viewer_url
-from tests.test_browser import CHROMIUM_ARGS, _log_in
+from tests.browser import open_page
+from tests.test_browser import _log_in
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API beside Django's ORM
 
@@ -20,7 +21,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(tra
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()
 GUIDE = ROOT / "demo" / "portal-guide.docx"
-SCREENSHOT = ROOT / "docs" / "viewer-docx.png"
+# A test artefact (docs/viewer-docx.png is refreshed from it by hand when the page changes).
+SCREENSHOT = Path(os.environ.get("PORTAL_TEST_ARTIFACTS", ROOT / "var" / "test" / "artifacts")) / "viewer-docx.png"
 
 HIGHLIGHTED = """() => Array.from(document.querySelectorAll('#doc-viewer .doc-highlight')).map(el => {
   const box = el.getBoundingClientRect();
@@ -31,14 +33,8 @@ HIGHLIGHTED = """() => Array.from(document.querySelectorAll('#doc-viewer .doc-hi
 
 @pytest.fixture
 def page(chromium_path):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        context.set_default_timeout(20_000)
-        yield context.new_page()
-        browser.close()
+    with open_page(chromium_path, viewport={"width": 1280, "height": 900}) as page:
+        yield page
 
 
 @pytest.fixture

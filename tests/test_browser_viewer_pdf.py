@@ -18,14 +18,16 @@ import pytest
 from django.db.models import F
 
 from apps.documents.models import Chunk, Document
-from tests.test_browser import CHROMIUM_ARGS, _log_in
+from tests.browser import open_page
+from tests.test_browser import _log_in
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API beside Django's ORM
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[1]
-SCREENSHOT = ROOT / "docs" / "viewer-pdf.png"
+# A test artefact (docs/viewer-pdf.png is refreshed from it by hand when the page changes).
+SCREENSHOT = Path(os.environ.get("PORTAL_TEST_ARTIFACTS", ROOT / "var" / "test" / "artifacts")) / "viewer-pdf.png"
 DEVICE_PIXEL_RATIO = 2  # a high-DPI screen: canvases must have two pixels per CSS pixel
 # A point inside the span's first long word (on its third letter), in viewport pixels.
 INSIDE_A_WORD = """span => {
@@ -39,18 +41,12 @@ INSIDE_A_WORD = """span => {
 
 @pytest.fixture
 def page(chromium_path):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, device_scale_factor=DEVICE_PIXEL_RATIO)
-        context.set_default_timeout(30_000)
-        page = context.new_page()
+    options = {"viewport": {"width": 1280, "height": 900}, "device_scale_factor": DEVICE_PIXEL_RATIO}
+    with open_page(chromium_path, timeout_ms=30_000, **options) as page:
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         yield page
-        browser.close()
-        assert not errors, errors
+    assert not errors, errors
 
 
 @pytest.fixture

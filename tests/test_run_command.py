@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -50,11 +51,11 @@ def _read_until(proc: subprocess.Popen, pattern: str, timeout: float, seen: list
 
 
 def test_run_brings_up_the_demo_portal_and_ctrl_c_stops_everything(tmp_path):
-    port = _free_port()
+    port, mcp_port = _free_port(), _free_port()
     env = {k: v for k, v in os.environ.items() if k not in _SERVICE_VARS}
     env["PORTAL_VAR_DIR"] = str(tmp_path / "var")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "portal.launcher", "run", "--port", str(port)],
+        [sys.executable, "-m", "portal.launcher", "run", "--port", str(port), "--mcp-port", str(mcp_port)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -72,6 +73,12 @@ def test_run_brings_up_the_demo_portal_and_ctrl_c_stops_everything(tmp_path):
 
         children = psutil.Process(proc.pid).children(recursive=True)
         assert any("celery" in " ".join(c.cmdline()) for c in children)
+        assert any("mcp" in c.cmdline() for c in children)
+        # The MCP server beside the web server: up, and refusing a call without an API token.
+        mcp_call = urllib.request.Request(f"http://127.0.0.1:{mcp_port}/mcp", data=b"{}", method="POST")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(mcp_call, timeout=30)
+        assert refused.value.code == 401
 
         jar = http.cookiejar.CookieJar()
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 from django.http import StreamingHttpResponse
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.decorators import api_view, renderer_classes
 from rest_framework.exceptions import ValidationError
+from rest_framework.generics import ListAPIView
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -29,6 +30,14 @@ from apps.citations.answers.store import with_status
 from apps.citations.models import Conversation, Message
 from apps.retrieval.api import ChunkSourceSerializer
 from apps.retrieval.search.types import DEPTHS
+from portal.api_errors import error_responses
+
+# An example request Swagger UI fills in, and the first case schemathesis tries for the ask operations.
+_ASK_EXAMPLE = OpenApiExample(
+    "A question to one collection",
+    value={"question": "Where do Asiatic lions live?", "collection": "lab", "depth": "quick"},
+    request_only=True,
+)
 
 
 class AskRequestSerializer(serializers.Serializer):
@@ -53,6 +62,9 @@ class AskRequestSerializer(serializers.Serializer):
         return AskParams(**self.validated_data)
 
 
+CITATION_STATUSES = ["current", "moved", "changed", "deleted"]  # answers.store.with_status
+
+
 class CitationSerializer(ChunkSourceSerializer):
     """The citation object of design.md (schema only; answers are returned as stored)."""
 
@@ -60,7 +72,7 @@ class CitationSerializer(ChunkSourceSerializer):
     citation_id = serializers.CharField()
     quote = serializers.CharField(help_text="the sentence(s) of the chunk that support the claim")
     evidence_number = serializers.IntegerField(help_text="the passage's rank among the evidence retrieved")
-    status = serializers.ChoiceField(choices=["current", "moved", "changed", "deleted"])
+    status = serializers.ChoiceField(choices=CITATION_STATUSES, help_text="where the cited passage is now")
     status_note = serializers.CharField()
 
 
@@ -93,7 +105,11 @@ def _prepared(request: Request) -> Prepared:
         raise ValidationError({"detail": str(exc)}) from None
 
 
-@extend_schema(request=AskRequestSerializer, responses=AnswerSerializer)
+@extend_schema(
+    request=AskRequestSerializer,
+    examples=[_ASK_EXAMPLE],
+    responses={200: AnswerSerializer, **error_responses(400, 401, 404, 415)},
+)
 @api_view(["POST"])
 def ask(request: Request) -> Response:
     """Answer a question from one collection (or one document of it); every claim carries `[n]` and the
@@ -121,9 +137,41 @@ def _events(prepared: Prepared) -> Iterator[str]:
         raise
 
 
+def _sse_event(*kinds: str) -> dict:
+    """One server-sent event as OpenAPI 3.0 describes a text/event-stream (the schema applies to each event)."""
+    return {
+        "type": "object",
+        "properties": {
+            "event": {"type": "string", "enum": list(kinds)},
+            "data": {"type": "string", "description": "a JSON object"},
+        },
+        "required": ["event", "data"],
+    }
+
+
+_SSE_ERROR = OpenApiResponse(
+    _sse_event("error"),
+    description="with `Accept: text/event-stream`: one `error` event whose data is an Error body",
+)
+
+
+def _stream_errors(*codes: int) -> dict:
+    """Errors before the stream starts: JSON, or a single SSE `error` event for a client that asked for events."""
+    json_errors = {(code, "application/json"): response for code, response in error_responses(*codes).items()}
+    return json_errors | {(code, "text/event-stream"): _SSE_ERROR for code in codes}
+
+
 @extend_schema(
     request=AskRequestSerializer,
-    responses={(200, "text/event-stream"): OpenApiResponse(description="evidence, text…, finish events")},
+    examples=[_ASK_EXAMPLE],
+    responses={
+        (200, "text/event-stream"): OpenApiResponse(
+            _sse_event("evidence", "text", "finish", "error"),
+            description="server-sent events: `evidence` {evidence: [citation objects]}, `text` ({delta} or {text}, "
+            "with `order`), then `finish` with the body POST /api/v1/ask returns; `error` {detail} if it fails",
+        ),
+        **_stream_errors(400, 401, 404, 415),
+    },
 )
 @api_view(["POST"])
 @renderer_classes([JSONRenderer, EventStreamRenderer])
@@ -155,6 +203,7 @@ class MessageSerializer(serializers.ModelSerializer):
         fields = ["id", "question", "answer", "depth", "strict", "composer", "result", "citations"]
         fields += ["regenerations", "created_at", "updated_at"]
 
+    @extend_schema_field(CitationSerializer(many=True))
     def get_citations(self, message: Message) -> list[dict]:
         """The stored citations as they stand now: re-ingested or deleted sources say so (answers.store)."""
         return with_status(message.result.get("citations", []))
@@ -167,20 +216,37 @@ class ConversationDetailSerializer(ConversationSerializer):
         fields = ConversationSerializer.Meta.fields
 
 
-@extend_schema(responses=ConversationSerializer(many=True))
-@api_view(["GET"])
-def conversation_list(request: Request) -> Response:
-    conversations = (
-        conversations_for_user(request.user)
-        .select_related("collection")
-        .annotate(message_count=Count("messages"))
-        .order_by("-updated_at", "-id")  # an aggregate drops the model's default ordering
+class ConversationQuerySerializer(serializers.Serializer):
+    collection = serializers.CharField(
+        required=False, allow_blank=True, max_length=100, help_text="only this collection's (its slug)"
     )
-    return Response(ConversationSerializer(conversations, many=True).data)
 
 
-@extend_schema(responses=ConversationDetailSerializer)
+@extend_schema(
+    parameters=[ConversationQuerySerializer],
+    responses={200: ConversationSerializer(many=True), **error_responses(400, 401)},
+)
+class ConversationList(ListAPIView):
+    """The caller's own conversations, most recently active first."""
+
+    serializer_class = ConversationSerializer
+
+    def get_queryset(self) -> QuerySet[Conversation]:
+        params = ConversationQuerySerializer(data=self.request.query_params)
+        params.is_valid(raise_exception=True)
+        conversations = conversations_for_user(self.request.user)
+        if params.validated_data.get("collection"):
+            conversations = conversations.filter(collection__slug=params.validated_data["collection"])
+        return (
+            conversations.select_related("collection")
+            .annotate(message_count=Count("messages"))
+            .order_by("-updated_at", "-id")  # an aggregate drops the model's default ordering
+        )
+
+
+@extend_schema(responses={200: ConversationDetailSerializer, **error_responses(401, 404)})
 @api_view(["GET"])
 def conversation_detail(request: Request, conversation_id: int) -> Response:
+    """One of the caller's conversations with every question, answer and citation."""
     conversation, _rights = get_conversation_for_user(request.user, conversation_id)
     return Response(ConversationDetailSerializer(conversation).data)

@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+import random
+
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from apps.documents.services import ingest
 
-MAX_RETRIES = 3
+MAX_RETRIES = 5  # with the backoff below about a minute and a half: long enough for a database restart
+MAX_BACKOFF = 60  # seconds
 
 
-@shared_task(bind=True, acks_late=True, max_retries=MAX_RETRIES)
+def retry_countdown(retries: int) -> float:
+    """Seconds before retry number `retries + 1`: doubling, capped, with jitter so that the jobs an outage stopped
+    together do not all come back at the same instant."""
+    base = min(2 ** (retries + 1), MAX_BACKOFF)
+    return base + random.uniform(0, base / 2)
+
+
+# acks_late + reject_on_worker_lost: a worker that dies mid-job leaves the message to be delivered again, and the
+# service makes a second delivery safe (a finished job is left alone, an unfinished one starts over).
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
 def ingest_document(self, job_id: int) -> None:
     try:
         ingest.document_ingest(job_id=job_id)
@@ -19,4 +31,4 @@ def ingest_document(self, job_id: int) -> None:
         if self.request.retries >= MAX_RETRIES:
             ingest.ingest_give_up(job_id=job_id, reason="The database could not be reached; try re-reading later.")
             return
-        raise self.retry(exc=exc, countdown=2 ** (self.request.retries + 1)) from exc
+        raise self.retry(exc=exc, countdown=retry_countdown(self.request.retries)) from exc

@@ -25,6 +25,7 @@ from apps.retrieval.search.types import (
     InvalidSearch,
     SearchParams,
 )
+from portal.api_errors import error_responses
 
 _WHOLE_NUMBER = re.compile(r"[+-]?\d{1,12}")
 _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
@@ -204,7 +205,7 @@ _FILTER_PARAMETERS = [
         OpenApiParameter("rerank", OpenApiTypes.BOOL, description="rerank the candidates (default: the depth's)"),
         *_FILTER_PARAMETERS,
     ],
-    responses=SearchResponseSerializer,
+    responses={200: SearchResponseSerializer, **error_responses(400, 401, 404)},
 )
 @api_view(["GET"])
 def search(request: Request) -> Response:

@@ -37,7 +37,7 @@ def test_ask_returns_the_answer_with_citations_and_stores_it(library, api_client
     assert [m["id"] for m in stored["messages"]] == [body["message"]]
     assert stored["messages"][0]["citations"][0]["citation_id"] == citation["citation_id"]
     assert stored["messages"][0]["citations"][0]["status"] == "current"
-    listed = client.get(reverse("api-conversation-list")).json()
+    listed = client.get(reverse("api-conversation-list")).json()["results"]
     assert [c["id"] for c in listed] == [body["conversation"]] and listed[0]["messages"] == 1
 
 
@@ -88,7 +88,7 @@ def test_bad_requests_and_other_peoples_things_get_clear_errors(library, api_cli
     assert stream.content.decode().startswith("event: error\ndata: ")
     hidden = outsider.get(reverse("api-conversation-detail", args=[first["conversation"]]))
     assert hidden.status_code == 404
-    assert outsider.get(reverse("api-conversation-list")).json() == []
+    assert outsider.get(reverse("api-conversation-list")).json()["results"] == []
 
 
 def test_manage_py_ask_prints_the_answer_or_the_apis_json(library, personas):

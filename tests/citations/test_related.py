@@ -61,7 +61,7 @@ def test_the_references_endpoint_by_persona(api_client_for, document, persona, e
     response = api_client_for(persona).get(reverse("api-document-references", kwargs={"document_id": document.pk}))
     assert response.status_code == expected
     if expected == 200:
-        assert response.json() == {"document_id": document.pk, "count": 0, "references": []}
+        assert response.json() == {"count": 0, "next": None, "previous": None, "results": []}
 
 
 def test_several_documents_at_once_give_what_each_gives_alone(collection, other_collection):

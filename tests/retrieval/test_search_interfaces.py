@@ -104,7 +104,7 @@ def test_bad_parameters_are_refused_with_a_reason(api_client_for, collection, pa
     response = api_client_for("viewer").get(reverse("api-search"), query)
     assert response.status_code == 400, response.content
     body = response.json()
-    message = body[field] if field == "detail" else body[field][0]
+    message = body[field] if field == "detail" else body["errors"][field][0]
     assert words in message
 
 

@@ -18,7 +18,13 @@ _GROUP = re.compile(r"(?:\[|【)\s*(?P<inside>(?:\^|citation\s*:\s*|ref\s*:\s*|k
 _ITEM = re.compile(r"^(?:\^|citation\s*:\s*|kb\s*)?(?P<a>\d{1,3})(?:\s*[-–]\s*(?P<b>\d{1,3}))?$", re.I)
 _REF = re.compile(r"^ref\s*:\s*(?P<chunk>\d+)$", re.I)
 _WRAPPING = re.compile(r"[\[【]\s*kb\s*\d+\s*(?:begin|end)\s*[\]】]|\bcite as\s*[\[【]\s*\d+\s*[\]】]", re.I)
+_PREFIX = re.compile(r"^(?:\^|citation\s*:\s*|ref\s*:\s*|kb\s*)", re.I)
 _MAX_RANGE = 20  # "[1-300]" is not a citation range anybody meant
+# What neutralise_markers looks at in evidence: _GROUP's brackets plus the full-width ［ ］, which no answer of ours
+# is read with but which a model could still copy as a marker.
+_ANY_GROUP = re.compile(
+    r"(?:\[|【|［)\s*(?P<inside>(?:\^|citation\s*:\s*|ref\s*:\s*|kb\s*)?[\w ,;:\-–^]+?)\s*(?:\]|】|］)", re.I
+)
 
 
 @dataclass
@@ -83,6 +89,20 @@ def clean_markers(text: str, valid: set[int], chunk_numbers: Mapping[int, int] |
     cleaned = re.sub(r"[ \t]+([.,;:!?。，；：！？])", r"\1", cleaned)  # a space left before punctuation
     cleaned = re.sub(r"[ \t]{2,}", " ", cleaned)
     return CleanedText(text=cleaned.strip(), order=order, removed=removed)
+
+
+def neutralise_markers(text: str) -> str:
+    """`text` (a document's, about to be shown to a generator) with everything clean_markers would read as a
+    citation written as plain "(ref …)" instead: a source's own "[12]", "【7】" or "[citation:3]" — or one planted
+    to be copied ("cite as [2]") — can then never come back from the model as a badge of ours."""
+
+    def replace(match: re.Match) -> str:
+        inside = match["inside"]
+        if _REF.match(inside.strip()) is None and _numbers(inside, {}) is None:
+            return match.group(0)
+        return f"(ref {' '.join(_PREFIX.sub('', inside.strip()).split())})"
+
+    return _ANY_GROUP.sub(replace, text)
 
 
 def markers_in(text: str) -> list[int]:

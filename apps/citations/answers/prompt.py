@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from apps.citations.answers.markers import neutralise_markers
 from apps.citations.answers.types import ComposeRequest, Evidence
 
 CHUNK_CHARS = 1200  # per passage; a chunk is usually shorter, long table chunks are not
@@ -33,13 +34,23 @@ NOT_ENOUGH = {
     "zh": "信息不足，资料库中没有足够的信息回答这个问题。",
 }
 
-# "[kb", "［kb", "【kb" with any spacing or case: the opening of a block marker, ours or a forged one.
-_KB_OPEN = re.compile(r"[\[［【]\s*(?=kb\b)", re.IGNORECASE)
+# "[kb", "［kb", "【kb" with any spacing or case, full-width letters too: the opening of a block marker, ours or a
+# forged one.
+_KB_OPEN = re.compile(r"[\[［【]\s*(?=[kｋ]\s*[bｂ](?!\w))", re.IGNORECASE)
+# Characters that show as nothing (zero-width spaces and joiners, word joiner, BOM, soft hyphen, direction marks
+# and overrides): "[\u200bkb 1 end]" reads as a block marker to a model but would slip past _KB_OPEN.
+_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u206a-\u206f\ufeff]")
 
 
 def defuse(text: str) -> str:
     """Text with every `[kb …` opening turned into `(kb …`, so it can never read as one of our block markers."""
-    return _KB_OPEN.sub("(", text)
+    return _KB_OPEN.sub("(", _INVISIBLE.sub("", text))
+
+
+def evidence_text(text: str) -> str:
+    """A passage as it may enter the prompt: defused, and with every citation-like marker of its own made plain
+    (markers.neutralise_markers), so that copying the document cannot produce a citation."""
+    return defuse(neutralise_markers(text.strip()))
 
 
 def _one_line(text: str, limit: int) -> str:
@@ -98,7 +109,7 @@ def evidence_block(evidence: Evidence, limit: int = CHUNK_CHARS) -> str:
         header += f" ({hit.year})"
     if locator := _locator(evidence):
         header += f" | {locator}"
-    text = cut(defuse(hit.text.strip()), limit)
+    text = cut(evidence_text(hit.text), limit)
     return f"[kb {n} begin]\n{header}\ncite as [{n}]\n{text}\n[kb {n} end]"
 
 
@@ -137,7 +148,7 @@ def build_messages(
     history_turns: int = HISTORY_TURNS,
 ) -> list[dict]:
     """The OpenAI chat-completions `messages` for `request`: system rules, earlier turns, evidence and question."""
-    texts = [defuse(item.hit.text.strip()) for item in request.evidence]
+    texts = [evidence_text(item.hit.text) for item in request.evidence]
     limits = passage_limits([len(text) for text in texts], evidence_chars, chunk_chars)
     kept = [(item, limit) for item, limit in zip(request.evidence, limits, strict=True) if limit > 0]
     numbers = [item.number for item, _ in kept]

@@ -1,8 +1,11 @@
 from __future__ import annotations
 
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from apps.citations.models import Reference
+from apps.citations.services.chains import reference_item
 from apps.documents.models import Chunk, Collection, Document, IngestJob
 
 
@@ -53,12 +56,43 @@ class DocumentSerializer(serializers.ModelSerializer):
             "file_url",
         ]
 
+    @extend_schema_field(IngestJobSerializer(allow_null=True, help_text="the latest ingest job and its progress"))
     def get_job(self, document: Document) -> dict | None:
         job = document.latest_job()
         return IngestJobSerializer(job).data if job else None
 
     def get_file_url(self, document: Document) -> str:
         return reverse("api-document-file", kwargs={"document_id": document.pk})
+
+
+class DocumentUploadResultSerializer(DocumentSerializer):
+    """A POST to the document list: the document, and what became of the upload."""
+
+    outcome = serializers.ChoiceField(choices=["added", "duplicate", "reingested"])
+    message = serializers.CharField(help_text="what happened, in a sentence")
+
+    class Meta(DocumentSerializer.Meta):
+        fields = [*DocumentSerializer.Meta.fields, "outcome", "message"]
+
+
+class LocatorSerializer(serializers.Serializer):
+    """Where a passage sits in its source (design.md, Locators); schema of ChunkPreviewSerializer's metadata."""
+
+    section = serializers.CharField()
+    heading_path = serializers.ListField(child=serializers.CharField())
+    chunk_type = serializers.CharField(help_text="text | table | caption")
+    weight = serializers.FloatField()
+    page = serializers.IntegerField(allow_null=True)
+    page_end = serializers.IntegerField(allow_null=True)
+    rects = serializers.ListField(child=serializers.DictField(), help_text="[{page, x0, y0, x1, y1}] in PDF points")
+    page_sizes = serializers.DictField(help_text="page number -> [width, height] in PDF points")
+    para_start = serializers.IntegerField(allow_null=True)
+    para_end = serializers.IntegerField(allow_null=True)
+    para_ids = serializers.ListField(child=serializers.CharField())
+    line_start = serializers.IntegerField(allow_null=True)
+    line_end = serializers.IntegerField(allow_null=True)
+    locator_precision = serializers.ChoiceField(choices=["bbox", "paragraph", "file"])
+    locator_degraded = serializers.BooleanField()
 
 
 class ChunkPreviewSerializer(serializers.ModelSerializer):
@@ -68,6 +102,7 @@ class ChunkPreviewSerializer(serializers.ModelSerializer):
         model = Chunk
         fields = ["chunk_index", "text", "metadata"]
 
+    @extend_schema_field(LocatorSerializer)
     def get_metadata(self, chunk: Chunk) -> dict:
         return {
             "section": chunk.section,
@@ -88,10 +123,70 @@ class ChunkPreviewSerializer(serializers.ModelSerializer):
         }
 
 
+class PreviewItemSerializer(ChunkPreviewSerializer):
+    """One passage of a preview: section, page and the whole locator repeated at the top level (issue 7)."""
+
+    is_target = serializers.BooleanField()
+    section = serializers.CharField()
+    page = serializers.IntegerField(allow_null=True)
+    locator = LocatorSerializer()
+
+    class Meta(ChunkPreviewSerializer.Meta):
+        fields = [*ChunkPreviewSerializer.Meta.fields, "is_target", "section", "page", "locator"]
+
+
 class PreviewSerializer(serializers.Serializer):
     """The shape of GET /api/v1/documents/{id}/preview (design.md)."""
 
     document_id = serializers.IntegerField()
     total_chunks = serializers.IntegerField()
     target_index = serializers.IntegerField()
-    chunks = ChunkPreviewSerializer(many=True)
+    chunks = PreviewItemSerializer(many=True)
+
+
+class CitedInSerializer(serializers.Serializer):
+    document_id = serializers.IntegerField()
+    title = serializers.CharField()
+
+
+class ReferenceSerializer(serializers.Serializer):
+    """One entry of a document's reference list with its library link (apps.citations.services.chains), and how
+    often the text cites it. Expects references annotated with `mention_count`."""
+
+    ref_no = serializers.IntegerField(help_text="the printed number, or the position in an author-year list")
+    label = serializers.CharField()
+    text = serializers.CharField()
+    doi = serializers.CharField()
+    year = serializers.IntegerField(allow_null=True)
+    first_author = serializers.CharField()
+    title = serializers.CharField()
+    in_library = serializers.IntegerField(allow_null=True, help_text="the id of the same work in this collection")
+    library_title = serializers.CharField(allow_null=True)
+    match_method = serializers.CharField(help_text="how the library link was found; empty when there is none")
+    cited_in = CitedInSerializer()
+    mentions = serializers.IntegerField(help_text="in-text citations of this entry")
+    chunk_indices = serializers.ListField(child=serializers.IntegerField(), help_text="passages that cite it")
+
+    def to_representation(self, reference: Reference) -> dict:
+        # One shape with the answers and the document page: reference_item builds it for all of them.
+        return reference_item(reference) | {
+            "mentions": reference.mention_count,
+            "chunk_indices": reference.chunk_indices,
+        }
+
+
+class RelatedDocumentSerializer(serializers.Serializer):
+    document_id = serializers.IntegerField()
+    title = serializers.CharField()
+    score = serializers.FloatField()
+    similarity = serializers.FloatField(allow_null=True, help_text="cosine similarity of the documents' centroids")
+    shared_authors = serializers.ListField(child=serializers.CharField())
+    same_journal = serializers.BooleanField()
+    reasons = serializers.ListField(child=serializers.CharField())
+
+
+class RelatedSerializer(serializers.Serializer):
+    """The shape of GET /api/v1/documents/{id}/related (schema only)."""
+
+    document_id = serializers.IntegerField()
+    related = RelatedDocumentSerializer(many=True)

@@ -1,108 +1,137 @@
-"""REST endpoints for collections and documents. Every object comes through apps.documents.access."""
+"""REST endpoints for collections and documents. Every object comes through apps.documents.access.
+
+Lists are paginated (REST_FRAMEWORK's portal.api_pagination) and every error has the shared body (portal.api_errors).
+"""
 
 from __future__ import annotations
 
 import json
 
-from django.db.models import Count
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.decorators import api_view, parser_classes, renderer_classes
+from rest_framework.decorators import api_view, renderer_classes
 from rest_framework.exceptions import ValidationError
+from rest_framework.generics import GenericAPIView, ListAPIView
+from rest_framework.mixins import ListModelMixin
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from apps.citations.services.chains import reference_item
+from apps.citations.models import Reference
 from apps.citations.services.related import related_documents
 from apps.documents.access import get_collection_for_user, get_document_for_user
+from apps.documents.api.params import (
+    DocumentListQuerySerializer,
+    DocumentUploadSerializer,
+    FileQuerySerializer,
+    PreviewQuerySerializer,
+    RelatedQuerySerializer,
+    query,
+)
 from apps.documents.api.serializers import (
     ChunkPreviewSerializer,
     CollectionSerializer,
     DocumentSerializer,
+    DocumentUploadResultSerializer,
     PreviewSerializer,
+    ReferenceSerializer,
+    RelatedSerializer,
 )
-from apps.documents.files import file_response
-from apps.documents.models import Membership
+from apps.documents.files import CONTENT_TYPES, file_response
+from apps.documents.models import Collection, Document, Membership
 from apps.documents.selectors import collections_with_counts
 from apps.documents.services.documents import document_delete
 from apps.documents.services.ingest import ingest_enqueue
 from apps.documents.services.uploads import UploadRejected, document_add
+from portal.api_errors import error_responses
 
 
-def _int_param(request: Request, name: str, default: int, *, minimum: int = 0, maximum: int = 10**9) -> int:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValidationError({name: ["must be a whole number"]}) from None
-    if not minimum <= value <= maximum:
-        raise ValidationError({name: [f"must be between {minimum} and {maximum}"]})
-    return value
+@extend_schema(responses={200: CollectionSerializer(many=True), **error_responses(400, 401)})
+class CollectionList(ListAPIView):
+    """The collections the caller may read, with their document counts and the caller's role."""
+
+    serializer_class = CollectionSerializer
+
+    def get_queryset(self) -> QuerySet[Collection]:
+        return collections_with_counts(self.request.user).order_by("name", "pk")
+
+    def get_serializer_context(self) -> dict:
+        roles = Membership.objects.filter(user=self.request.user).values_list("collection_id", "role")
+        return super().get_serializer_context() | {"roles": dict(roles)}
 
 
-@extend_schema(responses=CollectionSerializer(many=True))
-@api_view(["GET"])
-def collection_list(request: Request) -> Response:
-    collections = collections_with_counts(request.user)
-    roles = dict(Membership.objects.filter(user=request.user).values_list("collection_id", "role"))
-    data = CollectionSerializer(collections, many=True, context={"roles": roles}).data
-    return Response(data)
+class DocumentList(ListModelMixin, GenericAPIView):
+    serializer_class = DocumentSerializer
+    parser_classes = [MultiPartParser, FormParser]
+
+    def get_queryset(self) -> QuerySet[Document]:
+        params = query(DocumentListQuerySerializer, self.request)
+        collection, _rights = get_collection_for_user(self.request.user, params["collection"])
+        documents = collection.documents.prefetch_related("jobs").order_by("-created_at", "-id")
+        if params.get("status"):
+            documents = documents.filter(status=params["status"])
+        if params.get("doc_type"):
+            documents = documents.filter(doc_type=params["doc_type"])
+        if params.get("q"):
+            documents = documents.filter(Q(title__icontains=params["q"]) | Q(original_name__icontains=params["q"]))
+        return documents
+
+    @extend_schema(
+        parameters=[DocumentListQuerySerializer],
+        responses={200: DocumentSerializer(many=True), **error_responses(400, 401, 404)},
+    )
+    def get(self, request: Request) -> Response:
+        """A collection's documents, newest first, with their status and ingest progress."""
+        return self.list(request)
+
+    @extend_schema(
+        request={"multipart/form-data": DocumentUploadSerializer},
+        responses={
+            201: OpenApiResponse(DocumentUploadResultSerializer, description="added; the worker reads it now"),
+            200: OpenApiResponse(
+                DocumentUploadResultSerializer,
+                description="the same bytes were already there: `duplicate`, or `reingested` with force",
+            ),
+            **error_responses(400, 401, 403, 404, 415),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        """Upload a file into a collection (editors and managers); ingestion runs on the worker."""
+        body = DocumentUploadSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        collection, rights = get_collection_for_user(request.user, body.validated_data["collection"])
+        rights.require_edit()
+        upload = body.validated_data["file"]
+        try:
+            result = document_add(
+                collection=collection,
+                name=upload.name,
+                fileobj=upload,
+                user=request.user,
+                force=body.validated_data["force"],
+            )
+        except UploadRejected as exc:
+            raise ValidationError({"file": [str(exc)]}) from None
+        data = DocumentSerializer(result.document).data | {"outcome": result.outcome, "message": result.message}
+        code = status.HTTP_201_CREATED if result.outcome == "added" else status.HTTP_200_OK
+        return Response(data, status=code)
 
 
+@extend_schema(methods=["GET"], responses={200: DocumentSerializer, **error_responses(401, 404)})
 @extend_schema(
-    methods=["GET"],
-    parameters=[OpenApiParameter("collection", str, required=True, description="collection slug")],
-    responses=DocumentSerializer(many=True),
-)
-@extend_schema(
-    methods=["POST"],
-    request={
-        "multipart/form-data": {
-            "type": "object",
-            "properties": {
-                "collection": {"type": "string"},
-                "file": {"type": "string", "format": "binary"},
-                "force": {"type": "boolean"},
-            },
-        }
+    methods=["DELETE"],
+    responses={
+        204: OpenApiResponse(description="deleted, with its file and passages"),
+        **error_responses(401, 403, 404),
     },
-    responses={201: DocumentSerializer, 200: DocumentSerializer},
 )
-@api_view(["GET", "POST"])
-@parser_classes([MultiPartParser, FormParser])
-def document_list(request: Request) -> Response:
-    params = request.query_params if request.method == "GET" else request.data
-    slug = params.get("collection")
-    if not slug:
-        raise ValidationError({"collection": ["the collection's slug is required"]})
-    collection, rights = get_collection_for_user(request.user, slug)
-    if request.method == "GET":
-        documents = collection.documents.prefetch_related("jobs").all()
-        return Response(DocumentSerializer(documents, many=True).data)
-
-    rights.require_edit()
-    upload = request.FILES.get("file")
-    if upload is None:
-        raise ValidationError({"file": ["attach the file as multipart field 'file'"]})
-    force = str(request.data.get("force", "")).lower() in {"1", "true", "yes"}
-    try:
-        result = document_add(collection=collection, name=upload.name, fileobj=upload, user=request.user, force=force)
-    except UploadRejected as exc:
-        raise ValidationError({"file": [str(exc)]}) from None
-    body = DocumentSerializer(result.document).data | {"outcome": result.outcome, "message": result.message}
-    code = status.HTTP_201_CREATED if result.outcome == "added" else status.HTTP_200_OK
-    return Response(body, status=code)
-
-
-@extend_schema(methods=["GET"], responses=DocumentSerializer)
-@extend_schema(methods=["DELETE"], responses={204: None})
 @api_view(["GET", "DELETE"])
 def document_detail(request: Request, document_id: int) -> Response:
+    """One document with its status and ingest progress; DELETE removes it (editors and managers)."""
     document, rights = get_document_for_user(request.user, document_id)
     if request.method == "DELETE":
         rights.require_edit()
@@ -111,9 +140,16 @@ def document_detail(request: Request, document_id: int) -> Response:
     return Response(DocumentSerializer(document).data)
 
 
-@extend_schema(request=None, responses={202: DocumentSerializer})
+@extend_schema(
+    request=None,
+    responses={
+        202: OpenApiResponse(DocumentSerializer, description="queued; poll the document for progress"),
+        **error_responses(401, 403, 404),
+    },
+)
 @api_view(["POST"])
 def document_reingest(request: Request, document_id: int) -> Response:
+    """Read the document again (editors and managers), replacing its passages when the worker is done."""
     document, rights = get_document_for_user(request.user, document_id)
     rights.require_edit()
     ingest_enqueue(document)
@@ -128,34 +164,66 @@ class AnyMediaRenderer(BaseRenderer):
     format = "file"
 
     def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
-        return json.dumps(data).encode()  # only errors reach a renderer; the file itself is streamed
+        # Only errors reach a renderer (the file itself is streamed); they are JSON whatever the client asked for.
+        response = (renderer_context or {}).get("response")
+        if response is not None:
+            response["Content-Type"] = "application/json"
+        return json.dumps(data).encode()
+
+
+_FILE_TYPES = sorted({value.split(";")[0] for value in CONTENT_TYPES.values()})
+_RANGE_HEADERS = [
+    OpenApiParameter(
+        "Range",
+        str,
+        OpenApiParameter.HEADER,
+        description="one range, `bytes=START-END`, `bytes=START-` or `bytes=-SUFFIX`; others get the whole file",
+    ),
+    OpenApiParameter(
+        "Content-Range",
+        str,
+        OpenApiParameter.HEADER,
+        response=[206, 416],
+        description="`bytes START-END/SIZE` (206), `bytes */SIZE` (416)",
+    ),
+]
+
+
+def _binary(description: str, code: int) -> dict:
+    return {(code, media): OpenApiResponse(OpenApiTypes.BINARY, description=description) for media in _FILE_TYPES}
 
 
 @extend_schema(
-    parameters=[OpenApiParameter("download", bool, description="save the file instead of showing it")],
-    responses={(200, "application/octet-stream"): bytes, (206, "application/octet-stream"): bytes},
+    parameters=[FileQuerySerializer, *_RANGE_HEADERS],
+    responses={
+        **_binary("the whole file", 200),
+        **_binary("the requested range (Content-Range says which)", 206),
+        416: OpenApiResponse(description="the range lies beyond the file (Content-Range: bytes */SIZE); no body"),
+        **{(code, "application/json"): response for code, response in error_responses(400, 401, 404).items()},
+    },
 )
 @api_view(["GET"])
 @renderer_classes([JSONRenderer, AnyMediaRenderer])
 def document_file(request: Request, document_id: int) -> HttpResponse:
-    """The original file, streamed; a `Range: bytes=…` request gets 206 with that part."""
+    """The original file, streamed with its own content type; a `Range: bytes=…` request gets 206 with that part."""
+    params = query(FileQuerySerializer, request)
     document, _rights = get_document_for_user(request.user, document_id)
-    return file_response(request, document, download=request.query_params.get("download") in ("1", "true"))
+    return file_response(request, document, download=params["download"])
 
 
 @extend_schema(
-    parameters=[
-        OpenApiParameter("chunk_index", int, description="the passage to centre on (default 0)"),
-        OpenApiParameter("context", int, description="passages on each side (default 2, at most 20)"),
-    ],
-    responses=PreviewSerializer,
+    parameters=[PreviewQuerySerializer],
+    responses={200: PreviewSerializer, **error_responses(400, 401, 404)},
 )
 @api_view(["GET"])
 def document_preview(request: Request, document_id: int) -> Response:
+    """The passages around one passage of a document, each with its locator."""
+    params = query(PreviewQuerySerializer, request)
     document, _rights = get_document_for_user(request.user, document_id)
     total = document.chunks.count()
-    target = _int_param(request, "chunk_index", 0, maximum=max(total - 1, 0))
-    context = _int_param(request, "context", 2, maximum=20)
+    target, context = params["chunk_index"], params["context"]
+    if target > max(total - 1, 0):
+        raise ValidationError({"chunk_index": [f"must be between 0 and {max(total - 1, 0)}"]})
     chunks = document.chunks.filter(chunk_index__gte=target - context, chunk_index__lte=target + context)
     items = [
         # section, page and the whole locator also at the top level (issue 7), `metadata` as design.md has it
@@ -171,24 +239,27 @@ def document_preview(request: Request, document_id: int) -> Response:
     return Response({"document_id": document.pk, "total_chunks": total, "target_index": target, "chunks": items})
 
 
-@extend_schema(responses={200: dict})
-@api_view(["GET"])
-def document_references(request: Request, document_id: int) -> Response:
-    """The document's reference list, each entry with its library link and how often the text cites it."""
-    document, _rights = get_document_for_user(request.user, document_id)
-    references = (
-        document.references.select_related("matched_document", "document")
-        .annotate(mention_count=Count("mentions"))
-        .order_by("index")
-    )
-    items = [reference_item(r) | {"mentions": r.mention_count, "chunk_indices": r.chunk_indices} for r in references]
-    return Response({"document_id": document.pk, "count": len(items), "references": items})
+@extend_schema(responses={200: ReferenceSerializer(many=True), **error_responses(400, 401, 404)})
+class ReferenceList(ListAPIView):
+    """The document's reference list in order, each entry with its library link and how often the text cites it."""
+
+    serializer_class = ReferenceSerializer
+
+    def get_queryset(self) -> QuerySet[Reference]:
+        document, _rights = get_document_for_user(self.request.user, self.kwargs["document_id"])
+        return (
+            document.references.select_related("matched_document", "document")
+            .annotate(mention_count=Count("mentions"))
+            .order_by("index")
+        )
 
 
-@extend_schema(responses={200: dict})
+@extend_schema(
+    parameters=[RelatedQuerySerializer], responses={200: RelatedSerializer, **error_responses(400, 401, 404)}
+)
 @api_view(["GET"])
 def document_related(request: Request, document_id: int) -> Response:
     """Documents of the same collection that resemble this one (never mixed with its citation links)."""
+    params = query(RelatedQuerySerializer, request)
     document, _rights = get_document_for_user(request.user, document_id)
-    limit = _int_param(request, "limit", 5, minimum=1, maximum=50)
-    return Response({"document_id": document.pk, "related": related_documents(document, limit)})
+    return Response({"document_id": document.pk, "related": related_documents(document, params["limit"])})

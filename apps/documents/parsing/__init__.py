@@ -6,6 +6,7 @@ Pure Python (PyMuPDF, python-docx, lxml, openpyxl); no Django, no database.
 from .blocks import Block, ParsedDocument, Rect
 from .chunking import ChunkDraft, chunk_document
 from .errors import ParseError, UnsupportedFormat
+from .guards import ReadLimits
 from .registry import SUPPORTED_EXTENSIONS, Parser, parse_document, parser_for
 
 __all__ = [
@@ -15,6 +16,7 @@ __all__ = [
     "ParseError",
     "ParsedDocument",
     "Parser",
+    "ReadLimits",
     "Rect",
     "UnsupportedFormat",
     "chunk_document",

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 
 class ParseError(Exception):
+    # What the bounded reading process used before this error (sandbox.Usage), when it ran in one.
+    usage = None
+
     def __init__(self, message: str, *, detail: str = "") -> None:
         super().__init__(message)
         self.message = message

@@ -21,6 +21,7 @@ from .formats import html as html_format
 from .formats import pdf as pdf_format
 from .formats import text as text_format
 from .formats import xlsx as xlsx_format
+from .guards import ReadLimits, check_before_parse
 
 log = logging.getLogger(__name__)
 
@@ -82,13 +83,15 @@ def parser_for(filename: str, head: bytes) -> Parser:
     raise UnsupportedFormat(f"{kind} are not supported; supported types are: {_supported_list()}.")
 
 
-def parse_document(data: bytes, filename: str) -> ParsedDocument:
+def parse_document(data: bytes, filename: str, *, limits: ReadLimits | None = None) -> ParsedDocument:
     """Parse uploaded bytes. Raises ParseError (its str() is fit to show to the uploader) for every
-    failure, including unexpected library errors, which are logged with their detail."""
+    failure, including unexpected library errors, which are logged with their detail. `limits` bound what
+    the cheap checks before parsing accept (zip bombs, page counts); the defaults when not given."""
     if not data or not data.strip():
         raise ParseError("The file is empty.")
     head = data[:HEAD_BYTES]
     parser = parser_for(filename, head)
+    check_before_parse(parser.name, data, limits or ReadLimits())
     try:
         return parser.parse(data, filename)
     except ParseError:

@@ -13,16 +13,23 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
 
 from apps.citations.services.linking import relink_enqueue
-from apps.citations.services.references import extract_references, store_references
+from apps.citations.services.references import store_references
 from apps.documents.models import Chunk, Document, DocumentStatus, IngestJob, JobStage
-from apps.documents.parsing import ChunkDraft, ParseError, chunk_document, parse_document
+from apps.documents.parsing import ChunkDraft, ParseError
+from apps.documents.services.reading import document_read
 from apps.retrieval.services.changes import record_change
 from portal.laps import Laps
 
 log = logging.getLogger(__name__)
 _BATCH = 200
+FINISHED = (JobStage.DONE, JobStage.FAILED)
+# IngestJob.error of a job whose message never reached the broker (Redis was away when it was made).
+NOT_QUEUED = "Not queued yet: the task queue could not be reached. Reading starts as soon as it is back."
+# What publishing raises when the broker is away (kombu turns the Redis client's errors into its own).
+BROKER_ERRORS = (KombuOperationalError, ConnectionError, TimeoutError)
 # Chunks handed to the model per call: large enough for sentence-transformers to sort them by length (less
 # padding), small enough for the progress bar to move; the model itself runs batches of 32.
 _EMBED_CALL = 128
@@ -30,12 +37,42 @@ _EMBED_CALL = 128
 
 def ingest_enqueue(document: Document) -> IngestJob:
     """Create a job row and send it to the worker once the surrounding transaction has committed."""
-    from apps.documents.tasks import ingest_document
-
     job = IngestJob.objects.create(document=document)
     Document.objects.filter(pk=document.pk).update(status=DocumentStatus.PENDING, error="")
-    transaction.on_commit(lambda: ingest_document.delay(job.pk))
+    transaction.on_commit(lambda: ingest_publish(job.pk))
     return job
+
+
+def ingest_publish(job_id: int) -> bool:
+    """Send a job to the worker. When the broker cannot be reached the job is marked NOT_QUEUED instead of
+    failing the request that made it (the document is stored and stays pending); `ingest_requeue_unsent` sends
+    it once the broker is back. Returns whether the message went out."""
+    from apps.documents.tasks import ingest_document
+
+    try:
+        ingest_document.delay(job_id)
+    except BROKER_ERRORS:
+        log.warning("ingest job %s could not be queued: the broker is unreachable", job_id, exc_info=True)
+        IngestJob.objects.filter(pk=job_id, stage=JobStage.QUEUED).update(error=NOT_QUEUED)
+        return False
+    return True
+
+
+def ingest_queued(job: IngestJob) -> bool:
+    """Whether the job's message reached the broker (False: it waits for `ingest_requeue_unsent`)."""
+    return not IngestJob.objects.filter(pk=job.pk, error=NOT_QUEUED).exists()
+
+
+def ingest_requeue_unsent() -> int:
+    """Send the jobs whose publish failed; returns how many went out. Safe to run from several workers at once:
+    each job is claimed by one conditional UPDATE before it is sent, so none is sent twice."""
+    sent = 0
+    unsent = IngestJob.objects.filter(stage=JobStage.QUEUED, error=NOT_QUEUED).order_by("pk")
+    for job_id in unsent.values_list("pk", flat=True):
+        claimed = IngestJob.objects.filter(pk=job_id, stage=JobStage.QUEUED, error=NOT_QUEUED).update(error="")
+        if claimed and ingest_publish(job_id):
+            sent += 1
+    return sent
 
 
 def _progress(job: IngestJob, stage: str, done: int = 0, total: int = 0) -> None:
@@ -52,14 +89,15 @@ def ingest_give_up(*, job_id: int, reason: str) -> None:
 
 def _fail(job: IngestJob, document: Document, reason: str) -> None:
     now = timezone.now()
-    IngestJob.objects.filter(pk=job.pk).update(stage=JobStage.FAILED, error=reason, finished_at=now)
-    Document.objects.filter(pk=document.pk).update(status=DocumentStatus.FAILED, error=reason)
-
-
-def _no_text_reason(document: Document) -> str:
-    if document.doc_type == "pdf":
-        return "No text could be read from this PDF. If it is a scan, it needs OCR before it can be searched."
-    return "No readable text was found in this file (text inside shapes or text boxes is not read yet)."
+    # Only a job still open: an error after the final commit (a follow-up task that could not be queued) must not
+    # turn a document that is ready into a failed one.
+    failed = (
+        IngestJob.objects.filter(pk=job.pk)
+        .exclude(stage__in=FINISHED)
+        .update(stage=JobStage.FAILED, error=reason, finished_at=now)
+    )
+    if failed:
+        Document.objects.filter(pk=document.pk).update(status=DocumentStatus.FAILED, error=reason)
 
 
 def chunk_row(document: Document, draft: ChunkDraft, page_sizes: dict) -> Chunk:
@@ -139,16 +177,12 @@ def document_ingest(*, job_id: int) -> None:
         _progress(job, JobStage.PARSE, 0, 1)
         with document.file.open("rb") as fh:  # through the storage API: local folder or S3 alike
             data = fh.read()
-        parsed = parse_document(data, document.original_name)
-        clock.lap("parse")
-        _progress(job, JobStage.CHUNK, 1, 1)
-        drafts = chunk_document(parsed)
-        if not drafts:
-            raise ParseError(_no_text_reason(document))
-        clock.lap("chunk")
-        entries, mentions = extract_references(parsed, drafts, data)
+        reading = document_read(document=document, data=data)  # bounded: see services/reading.py
         del data  # the largest object of a job: not kept through embedding
-        clock.lap("references")
+        clock.lap("read")  # parse, chunk and references, plus the child process's own cost
+        clock.laps.update(reading.laps)
+        parsed, drafts, entries, mentions = reading.parsed, reading.drafts, reading.entries, reading.mentions
+        _progress(job, JobStage.CHUNK, 1, 1)
         rows = [chunk_row(document, d, parsed.page_sizes) for d in drafts]
         model_id = _embed(job, rows)
         clock.lap("embed")
@@ -156,6 +190,10 @@ def document_ingest(*, job_id: int) -> None:
         with transaction.atomic():
             # Readers see either the old chunks or the new ones, never half of each.
             Document.objects.select_for_update().filter(pk=document.pk).first()
+            if not IngestJob.objects.select_for_update().filter(pk=job.pk).exclude(stage__in=FINISHED).exists():
+                # A redelivered copy of this job's message finished it meanwhile: write nothing twice.
+                log.info("ingest job %s was finished by another run; its result is kept", job.pk)
+                return
             old_chunk_ids = list(Chunk.objects.filter(document=document).values_list("id", flat=True))
             Chunk.objects.filter(document=document).delete()
             for start in range(0, len(rows), _BATCH):
@@ -165,6 +203,8 @@ def document_ingest(*, job_id: int) -> None:
             Document.objects.filter(pk=document.pk).update(
                 status=DocumentStatus.READY,
                 error="",
+                # The content decides the type (a PDF named .docx is read, shown and served as the PDF it is).
+                doc_type=parsed.doc_type or document.doc_type,
                 chunk_count=len(rows),
                 page_count=parsed.page_count,
                 embedding_model=model_id,
@@ -189,10 +229,11 @@ def document_ingest(*, job_id: int) -> None:
     except SoftTimeLimitExceeded:
         _fail(job, document, "Reading this file took longer than the time limit; it may be very large.")
     except Exception as exc:
+        # A failure inside the reading process arrives as ChildFailed, carrying the child's traceback in its text.
         log.exception("ingest of document %s failed", document.pk)
         _fail(
             job,
             document,
-            f"An unexpected error stopped ingestion ({type(exc).__name__}); "
+            f"An unexpected error stopped ingestion ({getattr(exc, 'type_name', type(exc).__name__)}); "
             "the administrators can find the details in the worker log.",
         )

@@ -13,7 +13,8 @@ from django.db import transaction
 
 from apps.documents.models import Collection, Document, DocumentStatus
 from apps.documents.parsing import SUPPORTED_EXTENSIONS
-from apps.documents.services.ingest import ingest_enqueue
+from apps.documents.services.filenames import clean_name, storage_name
+from apps.documents.services.ingest import ingest_enqueue, ingest_queued
 
 _HASH_BLOCK = 1024 * 1024
 
@@ -26,10 +27,16 @@ class UploadRejected(Exception):
 class AddResult:
     document: Document
     outcome: str  # "added" | "duplicate" | "reingested"
+    queued: bool = True  # False: the task queue was unreachable; the job is sent once it is back
 
     @property
     def message(self) -> str:
         name = self.document.display_title
+        if not self.queued:
+            return (
+                f"“{name}” was stored, but the task queue cannot be reached right now; "
+                "it will be read as soon as the queue is back."
+            )
         if self.outcome == "duplicate":
             return f"“{name}” is already in this collection (same content); it was not added again."
         if self.outcome == "reingested":
@@ -61,15 +68,15 @@ def check_upload(name: str, size: int) -> None:
 
 def document_add(*, collection: Collection, name: str, fileobj: IO[bytes], user=None, force: bool = False) -> AddResult:
     """Store a file in `collection` and queue its ingestion, unless the same bytes are already there."""
-    name = PurePath(name).name
+    name = clean_name(name)  # what people see: no path, control or bidirectional characters
     sha256, size = _sha256(fileobj)
     check_upload(name, size)
     existing = Document.objects.filter(collection=collection, sha256=sha256).first()
     if existing is not None:
         if not force:
             return AddResult(existing, "duplicate")
-        ingest_enqueue(existing)
-        return AddResult(existing, "reingested")
+        job = ingest_enqueue(existing)
+        return AddResult(existing, "reingested", queued=ingest_queued(job))
 
     document = Document(
         collection=collection,
@@ -82,12 +89,12 @@ def document_add(*, collection: Collection, name: str, fileobj: IO[bytes], user=
         uploaded_by=user if user is not None and user.is_authenticated else None,
     )
     # The row and the stored file belong together: if the row cannot be saved, the file is removed again.
-    document.file.save(name, File(fileobj, name=name), save=False)
+    document.file.save(storage_name(name), File(fileobj, name=name), save=False)
     try:
         with transaction.atomic():
             document.save()
-            ingest_enqueue(document)
+            job = ingest_enqueue(document)
     except Exception:
         document.file.storage.delete(document.file.name)
         raise
-    return AddResult(document, "added")
+    return AddResult(document, "added", queued=ingest_queued(job))

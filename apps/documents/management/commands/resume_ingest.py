@@ -7,13 +7,24 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.documents.models import Document, DocumentStatus, IngestJob, JobStage
-from apps.documents.services.ingest import ingest_enqueue
+from apps.documents.services.ingest import ingest_enqueue, ingest_requeue_unsent
 
 
 class Command(BaseCommand):
     help = "Re-queue ingestion of documents left pending or processing by a stopped worker."
 
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--unsent",
+            action="store_true",
+            help="only send the jobs that could not be queued while the broker was away (safe while workers run; "
+            "the workers also do this themselves when they reconnect)",
+        )
+
     def handle(self, *args, **options) -> None:
+        if options["unsent"]:
+            self.stdout.write(f"Sent {ingest_requeue_unsent()} job(s) that could not be queued earlier.")
+            return
         stuck = Document.objects.filter(status__in=[DocumentStatus.PENDING, DocumentStatus.PROCESSING])
         count = 0
         for document in stuck:

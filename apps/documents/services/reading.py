@@ -1,0 +1,78 @@
+"""The reading step of ingest (parse, chunk, references), run within memory and time bounds.
+
+This is the part where library code meets the uploaded bytes, so a damaged or hostile file can make it allocate
+gigabytes or spin: it runs in a forked child (apps/documents/parsing/sandbox.py) limited by PORTAL_PARSE_MEMORY_MB
+and PORTAL_PARSE_TIMEOUT_S, after the cheap checks of apps/documents/parsing/guards.py. Embedding and indexing
+stay in the worker process, where the model is loaded once.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from apps.citations.services.references import extract_references
+from apps.documents.models import Document
+from apps.documents.parsing import ChunkDraft, ParsedDocument, ParseError, ReadLimits, chunk_document, parse_document
+from apps.documents.parsing.sandbox import run_bounded
+from portal.laps import Laps
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Reading:
+    """Everything ingest needs from the file before embedding; pickled from the child to the worker."""
+
+    parsed: ParsedDocument
+    drafts: list[ChunkDraft]
+    entries: list
+    mentions: list
+    laps: dict[str, float]
+
+
+def no_text_reason(doc_type: str) -> str:
+    if doc_type == "pdf":
+        return "No text could be read from this PDF. If it is a scan, it needs OCR before it can be searched."
+    return "No readable text was found in this file (text inside shapes or text boxes is not read yet)."
+
+
+def read_file(data: bytes, name: str, doc_type: str, limits: ReadLimits) -> Reading:
+    """Parse, chunk and find the references. Touches no database: it runs in a forked child."""
+    clock = Laps()
+    parsed = parse_document(data, name, limits=limits)
+    clock.lap("parse")
+    drafts = chunk_document(parsed)
+    if not drafts:
+        raise ParseError(no_text_reason(parsed.doc_type or doc_type))
+    clock.lap("chunk")
+    entries, mentions = extract_references(parsed, drafts, data)
+    clock.lap("references")
+    return Reading(parsed, drafts, entries, mentions, clock.laps)
+
+
+def read_limits() -> ReadLimits:
+    return ReadLimits(
+        max_pdf_pages=settings.PORTAL_MAX_PDF_PAGES, max_unzipped_mb=settings.PORTAL_PARSE_MAX_UNZIPPED_MB
+    )
+
+
+def document_read(*, document: Document, data: bytes) -> Reading:
+    """Read `data` (the document's file) within the configured bounds.
+
+    Raises ParseError with a sentence for the uploader, including when a bound was hit (LimitExceeded), and
+    ChildFailed when the reading process failed unexpectedly (its traceback inside)."""
+    args = (data, document.original_name, document.doc_type, read_limits())
+    if not settings.PORTAL_PARSE_SANDBOX:  # unit tests that call the service in-process
+        return read_file(*args)
+    try:
+        bounded = run_bounded(
+            read_file, *args, memory_mb=settings.PORTAL_PARSE_MEMORY_MB, timeout_s=settings.PORTAL_PARSE_TIMEOUT_S
+        )
+    except ParseError as exc:
+        log.info("reading document %s failed (%s); it used %s", document.pk, exc, exc.usage)
+        raise
+    log.info("read document %s; it used %s", document.pk, bounded.usage)
+    return bounded.value

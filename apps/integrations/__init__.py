@@ -1,0 +1,1 @@
+"""Ways other programs reach the portal besides the REST API: the MCP server (apps.integrations.mcp)."""

@@ -1,0 +1,112 @@
+"""What each MCP tool does, as plain Django code: the same services, serializers and views as the REST API, so a
+tool's JSON is the body the matching endpoint returns, and its errors carry the endpoint's messages.
+
+Everything here is synchronous (the ORM) and runs in a worker thread; `server` calls it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.http import Http404, HttpRequest, QueryDict
+from mcp.server.mcpserver.exceptions import ToolError
+from rest_framework.renderers import JSONRenderer
+
+from apps.citations.answers.service import InvalidQuestion, answer, prepare
+from apps.citations.api import AskRequestSerializer
+from apps.documents.api.views import document_preview
+from apps.retrieval.api import SearchQueryForm, first_errors
+from apps.retrieval.search.service import search as run_search
+from apps.retrieval.search.types import CollectionNotFound, InvalidSearch
+
+
+class NotFound(ToolError):
+    """A collection, document or conversation that does not exist or that the caller may not read: one message
+    for both, as the REST API's 404, so nothing can be discovered by probing."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"Not found: {detail}")
+
+
+def as_api_json(data: Any) -> dict:
+    """`data` as a REST client receives it (DRF's encoder: dates, decimals, lazy strings)."""
+    return json.loads(JSONRenderer().render(data))
+
+
+def _invalid(errors: Mapping[str, Any] | Any) -> ToolError:
+    """One readable line from a form's or serializer's errors: "top_k: must be a whole number"."""
+    if not isinstance(errors, Mapping):
+        return ToolError(f"Invalid parameters: {errors}")
+    parts = []
+    for field, messages in errors.items():
+        text = "; ".join(str(m) for m in messages) if isinstance(messages, list | tuple) else str(messages)
+        parts.append(text if field in ("detail", "non_field_errors", "__all__") else f"{field}: {text}")
+    return ToolError("Invalid parameters: " + " | ".join(parts))
+
+
+def search_hits(
+    user: AbstractBaseUser,
+    *,
+    query: str,
+    collection: str | None = None,
+    mode: str | None = None,
+    depth: str | None = None,
+    top_k: int | None = None,
+) -> dict:
+    """GET /api/v1/search?q=&collection=&mode=&depth=&top_k= for `user`: {query, params, results, diagnostics, ...}."""
+    form = SearchQueryForm({"q": query, "mode": mode or "", "depth": depth or "", "top_k": top_k})
+    if not form.is_valid():
+        raise _invalid(first_errors(form))
+    slugs = (collection.strip(),) if collection and collection.strip() else ()
+    try:
+        response = run_search(user, form.search_params(slugs))
+    except InvalidSearch as exc:
+        raise ToolError(f"Invalid parameters: {exc}") from None
+    except CollectionNotFound:
+        raise NotFound("No such collection.") from None
+    return as_api_json(response.as_dict())
+
+
+def ask_answer(
+    user: AbstractBaseUser,
+    *,
+    question: str,
+    collection: str = "",
+    depth: str | None = None,
+    conversation: int | None = None,
+) -> dict:
+    """POST /api/v1/ask for `user`: {answer, citations, diagnostics, conversation, message, ...}, stored like the
+    API's answers (a follow-up in `conversation`, or a new conversation)."""
+    body = AskRequestSerializer(
+        data={"question": question, "collection": collection or "", "depth": depth, "conversation": conversation}
+    )
+    if not body.is_valid():
+        raise _invalid(body.errors)
+    try:
+        return as_api_json(answer(prepare(user, body.ask_params())))
+    except InvalidQuestion as exc:
+        raise ToolError(f"Invalid parameters: {exc}") from None
+    except Http404 as exc:
+        raise NotFound(str(exc)) from None
+
+
+def chunk_preview(user: AbstractBaseUser, *, document_id: int, chunk_index: int = 0, context: int = 2) -> dict:
+    """GET /api/v1/documents/{id}/preview?chunk_index=&context= for `user`.
+
+    The preview's shape is built inside the API view, so the view itself answers, in process and as `user`:
+    the same JSON, the same range checks and the same 404 for a document the caller may not read."""
+    request = HttpRequest()
+    request.method = "GET"
+    request.user = user  # read by the API's session authentication; a GET needs no CSRF token
+    request.GET = QueryDict(mutable=True)
+    request.GET.update({"chunk_index": str(chunk_index), "context": str(context)})
+    response = document_preview(request, document_id=document_id)
+    if response.status_code == 404:
+        raise NotFound(response.data.get("detail", "No such document."))
+    if response.status_code >= 400:
+        # The API's error body ({detail, code, errors}): `errors` names each field, as the other tools' messages do.
+        raise _invalid(response.data.get("errors") or {"detail": [response.data.get("detail", "")]})
+    return as_api_json(response.data)
