@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from portal import embedded
 from portal.env import (
@@ -117,6 +119,9 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": env_str("PORTAL_CACHE_PREFIX", "portal") or "portal",
+        # The cache is an optimisation (portal/soft_cache.py): a Redis that hangs or is away costs a request one
+        # second at most, not redis-py's five seconds of retries.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1, "retry": Retry(NoBackoff(), 0)},
     }
 }
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -308,3 +308,24 @@ def test_the_viewer_page_draws_a_docx_with_its_target(collection, page_client_fo
     assert '<article id="doc-viewer" class="doc-viewer doc-docx">' in content
     assert '<table id="para-p11" class="doc-table" data-para-no="11">' in content
     assert "js/viewer-doc.js" in content
+
+
+def test_the_viewer_renders_while_the_cache_is_away(monkeypatch, collection, caplog):
+    """Redis away (the cache raises on every call): the document is rendered anyway, and the log says why."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from portal import soft_cache
+
+    def refuse(*args, **kwargs):
+        raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(soft_cache.cache, "get", refuse)
+    monkeypatch.setattr(soft_cache.cache, "set", refuse)
+    document = Document(
+        collection=collection, original_name="memo.md", doc_type="md", status=DocumentStatus.READY, sha256="c" * 64
+    )
+    document.file.save("memo.md", ContentFile(b"# Memo\n\nThe lab moves on Monday.\n"), save=False)
+    document.save()
+    html = document_html(document)
+    assert "The lab moves on Monday." in html
+    assert "cache unavailable" in caplog.text

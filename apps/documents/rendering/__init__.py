@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import zlib
 
-from django.core.cache import cache
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -22,6 +21,7 @@ from apps.documents.parsing.blocks import ParsedDocument
 from apps.documents.parsing.errors import ParseError
 from apps.documents.parsing.formats.text import decode_text
 from apps.documents.parsing.registry import parse_document
+from portal.soft_cache import cache_get, cache_set
 
 from .structured import render_structured
 from .text import render_text
@@ -38,7 +38,7 @@ def document_html(document: Document) -> SafeString:
     """The document as HTML for the viewer; a file that cannot be read gives a readable message instead.
     A missing file raises FileNotFoundError (the view answers 404)."""
     key = f"document-html:v{RENDERER_VERSION}:{document.pk}:{document.sha256}"
-    cached = cache.get(key)
+    cached = cache_get(key)  # Redis being away must not close the viewer
     if cached is not None:
         # Stored by this function only, from HTML built with every text escaped.
         return mark_safe(zlib.decompress(cached).decode())
@@ -51,7 +51,7 @@ def document_html(document: Document) -> SafeString:
     except Exception:
         log.exception("rendering document %s failed", document.pk)
         return _message("This document cannot be shown here because of an error in the viewer.")
-    cache.set(key, zlib.compress(str(html).encode(), 6), CACHE_SECONDS)
+    cache_set(key, zlib.compress(str(html).encode(), 6), CACHE_SECONDS)
     return html
 
 

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 
-log = logging.getLogger(__name__)
+from portal import soft_cache
+
 KEY_VERSION = 1  # bump when the cached payload's shape changes
 
 
@@ -33,17 +32,9 @@ def cache_key(*, scope: list[tuple[int, int]], params: dict[str, Any], reranker:
 def cache_get(key: str) -> dict | None:
     if not settings.PORTAL_SEARCH_CACHE_SECONDS:
         return None
-    try:
-        return cache.get(key)
-    except Exception:  # the cache is an optimisation: Redis being away must not break search
-        log.warning("search cache unavailable", exc_info=True)
-        return None
+    return soft_cache.cache_get(key)  # Redis being away must not break search
 
 
 def cache_set(key: str, payload: dict) -> None:
-    if not settings.PORTAL_SEARCH_CACHE_SECONDS:
-        return
-    try:
-        cache.set(key, payload, timeout=settings.PORTAL_SEARCH_CACHE_SECONDS)
-    except Exception:
-        log.warning("search cache unavailable", exc_info=True)
+    if settings.PORTAL_SEARCH_CACHE_SECONDS:
+        soft_cache.cache_set(key, payload, settings.PORTAL_SEARCH_CACHE_SECONDS)
