@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 
 from django.db.models import Count, QuerySet
@@ -38,6 +39,8 @@ _ASK_EXAMPLE = OpenApiExample(
     value={"question": "Where do Asiatic lions live?", "collection": "lab", "depth": "quick"},
     request_only=True,
 )
+
+log = logging.getLogger(__name__)
 
 
 class AskRequestSerializer(serializers.Serializer):
@@ -129,12 +132,26 @@ class EventStreamRenderer(BaseRenderer):
 
 
 def _events(prepared: Prepared) -> Iterator[str]:
+    events = run(prepared)
     try:
-        for event in run(prepared):
+        for event in events:
             yield event.sse()
+    except GeneratorExit:
+        # The client left mid-answer (tab closed, connection lost): the answer is finished and stored all the
+        # same, so the conversation shows it on the next visit instead of a question without an answer.
+        _finish_unheard(events, prepared)
+        raise
     except Exception as exc:  # the stream has started: the status is sent, so the error becomes an event
         yield Event("error", {"detail": f"The answer failed: {type(exc).__name__}."}).sse()
         raise
+
+
+def _finish_unheard(events: Iterator[Event], prepared: Prepared) -> None:
+    try:
+        for _event in events:
+            pass
+    except Exception:
+        log.exception("the answer to %r failed after its client left", prepared.question[:80])
 
 
 def _sse_event(*kinds: str) -> dict:

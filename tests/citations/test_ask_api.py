@@ -24,6 +24,21 @@ def _events(response) -> list[tuple[str, dict]]:
     return events
 
 
+def test_a_client_that_leaves_mid_stream_still_finds_its_answer_stored(library, api_client_for, personas):
+    from apps.citations.models import Message
+
+    client = api_client_for("viewer")
+    response = client.post(reverse("api-ask-stream"), {"question": QUESTION, "collection": "lab"}, format="json")
+    first = next(iter(response.streaming_content)).decode()
+    assert first.startswith("event: evidence")
+    assert not Message.objects.exists()  # nothing stored yet: the answer is still being written
+    response.close()  # what the server does when the connection drops: the stream is closed mid-answer
+    [message] = Message.objects.filter(conversation__user=personas["viewer"])
+    assert message.question == QUESTION and "[1]" in message.answer and message.result["citations"]
+    listed = client.get(reverse("api-conversation-detail", args=[message.conversation_id])).json()
+    assert listed["messages"][0]["answer"] == message.answer
+
+
 def test_ask_returns_the_answer_with_citations_and_stores_it(library, api_client_for):
     client = api_client_for("viewer")
     response = client.post(reverse("api-ask"), {"question": QUESTION, "collection": "lab"}, format="json")
