@@ -83,3 +83,17 @@ def test_resume_ingest_unsent_sends_them_and_says_how_many(broker, collection, d
     out = StringIO()
     call_command("resume_ingest", unsent=True, stdout=out)
     assert "Sent 1 job(s)" in out.getvalue() and len(broker.sent) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("down", [True, False])
+def test_re_reading_while_the_broker_is_away_says_it_waits(broker, document, page_client_for, api_client_for, down):
+    from django.urls import reverse
+
+    broker.down = down
+    page = page_client_for("editor").post(reverse("document-reingest", args=[document.pk]), follow=True)
+    said = " ".join(str(m) for m in page.context["messages"])
+    assert ("task queue could not be reached" in said) == down and ("is being read again" in said) != down
+    api = api_client_for("editor").post(reverse("api-document-reingest", args=[document.pk]))
+    assert api.status_code == 202 and (api.json()["job"]["error"] == NOT_QUEUED) == down
+    assert len(broker.sent) == (0 if down else 2)

@@ -13,7 +13,7 @@ from apps.citations.services.related import related_documents
 from apps.documents.access import get_document_for_user
 from apps.documents.files import file_response
 from apps.documents.services.documents import document_delete
-from apps.documents.services.ingest import ingest_enqueue
+from apps.documents.services.ingest import NOT_QUEUED, ingest_enqueue, ingest_queued
 
 
 @login_required
@@ -61,8 +61,11 @@ def document_file(request: HttpRequest, document_id: int) -> HttpResponse:
 def document_reingest(request: HttpRequest, document_id: int) -> HttpResponse:
     document, rights = get_document_for_user(request.user, document_id)
     rights.require_edit()
-    ingest_enqueue(document)
-    messages.success(request, f"“{document.display_title}” is being read again.")
+    job = ingest_enqueue(document)
+    if ingest_queued(job):
+        messages.success(request, f"“{document.display_title}” is being read again.")
+    else:  # the broker is away: the job waits and is sent once a worker reconnects (apps/documents/worker_steps.py)
+        messages.warning(request, f"“{document.display_title}”: {NOT_QUEUED}")
     return redirect(document.collection)
 
 
