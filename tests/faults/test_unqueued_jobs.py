@@ -97,3 +97,24 @@ def test_re_reading_while_the_broker_is_away_says_it_waits(broker, document, pag
     api = api_client_for("editor").post(reverse("api-document-reingest", args=[document.pk]))
     assert api.status_code == 202 and (api.json()["job"]["error"] == NOT_QUEUED) == down
     assert len(broker.sent) == (0 if down else 2)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_delete_while_the_broker_is_away_is_done_and_says_so_plainly(monkeypatch, document, api_client_for, caplog):
+    """The follow-up tasks (keyword snapshot, relink) cannot be queued: the delete is committed all the same and
+    answers 204, the failure is logged; search replays the change log, so nothing reads the deleted document."""
+    from django.urls import reverse
+
+    from apps.citations import tasks as citation_tasks
+    from apps.documents.models import Document
+    from apps.retrieval import tasks as retrieval_tasks
+
+    def refuse(*args, **kwargs):
+        raise BrokerUnavailable("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(retrieval_tasks.refresh_keyword_snapshot, "delay", refuse)
+    monkeypatch.setattr(citation_tasks.relink_collection, "delay", refuse)
+    response = api_client_for("editor").delete(reverse("api-document-detail", args=[document.pk]))
+    assert response.status_code == 204
+    assert not Document.objects.filter(pk=document.pk).exists()
+    assert "Error 111" in caplog.text  # logged by the robust on-commit callbacks

@@ -107,4 +107,5 @@ def relink_enqueue(collection_id: int) -> None:
     """Ask a worker to recompute the collection's links once the current transaction has committed."""
     from apps.citations.tasks import relink_collection
 
-    transaction.on_commit(lambda: relink_collection.delay(collection_id))
+    # robust: the change is committed; a broker that is away must not turn it into an error (logged instead).
+    transaction.on_commit(lambda: relink_collection.delay(collection_id), robust=True)

@@ -16,7 +16,7 @@ def document_delete(*, document: Document) -> None:
         document_id = document.pk
         document.delete()
         record_change(collection_id=collection_id, document_id=document_id, removed_chunk_ids=chunk_ids)
-        transaction.on_commit(lambda: storage.delete(name))
+        transaction.on_commit(lambda: storage.delete(name), robust=True)
         # References elsewhere that pointed at it are unlinked at once (SET NULL); recompute the rest.
         relink_enqueue(collection_id)
 
@@ -34,5 +34,5 @@ def collection_delete(*, collection: Collection) -> None:
             for storage, name in files:
                 storage.delete(name)
 
-        transaction.on_commit(delete_files)
+        transaction.on_commit(delete_files, robust=True)  # the rows are gone; a stray file only logs
     store.forget(collection_id)

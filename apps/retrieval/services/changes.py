@@ -31,7 +31,8 @@ def record_changes(*, collection_id: int, changes: list[tuple[int, Iterable[int]
         for document_id, removed in changes
     )
     Collection.objects.filter(pk=collection_id).update(index_version=max(row.pk for row in rows))
-    transaction.on_commit(lambda: _snapshot_later(collection_id))
+    # robust: a snapshot is an optimisation (searches replay the change log); a broker that is away only logs.
+    transaction.on_commit(lambda: _snapshot_later(collection_id), robust=True)
     return rows
 
 
