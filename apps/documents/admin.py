@@ -1,6 +1,11 @@
+"""The Django admin for administrators. Deletes go through the same services as the portal's own pages, so
+search indexes, caches, reference links and stored files follow; passages are derived data and only shown."""
+
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 
 from apps.documents.models import Chunk, Collection, Document, IngestJob, Membership
+from apps.documents.services.documents import collection_delete, document_delete
 
 
 class MembershipInline(admin.TabularInline):
@@ -15,6 +20,13 @@ class CollectionAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]
+
+    def delete_model(self, request, obj: Collection) -> None:
+        collection_delete(collection=obj)
+
+    def delete_queryset(self, request, queryset) -> None:
+        for collection in queryset:
+            collection_delete(collection=collection)
 
 
 @admin.register(Membership)
@@ -40,6 +52,13 @@ class DocumentAdmin(admin.ModelAdmin):
     readonly_fields = ["sha256", "size", "status", "error", "chunk_count", "page_count", "file"]
     inlines = [IngestJobInline]
 
+    def delete_model(self, request, obj: Document) -> None:
+        document_delete(document=obj)
+
+    def delete_queryset(self, request, queryset) -> None:
+        for document in queryset:
+            document_delete(document=document)
+
 
 @admin.register(Chunk)
 class ChunkAdmin(admin.ModelAdmin):
@@ -47,3 +66,17 @@ class ChunkAdmin(admin.ModelAdmin):
     list_filter = ["locator_precision", "chunk_type"]
     search_fields = ["text"]
     raw_id_fields = ["document"]
+
+    # Made by ingestion from the file: an edit or a delete here would not reach the search indexes. Re-read or
+    # delete the document instead. (Delete permission itself stays: the admin checks it for the passages a
+    # document's delete takes with it.)
+    actions = None
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def delete_view(self, request, object_id, extra_context=None):
+        raise PermissionDenied("Passages are deleted with their document.")
