@@ -80,23 +80,45 @@ def _stream(document: Document, start: int, length: int) -> Iterator[bytes]:
         handle.close()
 
 
+def entity_tag(document: Document) -> str:
+    """A strong validator: the content hash names the exact bytes (a document's file never changes in place)."""
+    return f'"{document.sha256}"'
+
+
+def _matches(header: str, tag: str) -> bool:
+    return any(part.strip() in (tag, f"W/{tag}", "*") for part in header.split(","))
+
+
 def file_response(request: HttpRequest, document: Document, *, download: bool = False) -> HttpResponse:
-    """The document's file, whole or the requested range; `download` makes browsers save it instead of showing it."""
+    """The document's file, whole or the requested range; `download` makes browsers save it instead of showing it.
+
+    Conditional requests: If-None-Match with the file's tag answers 304; a Range with an If-Range that is not the
+    tag sends the whole file (RFC 9110: a client resuming a download of other bytes must not get a piece of these).
+    """
+    tag = entity_tag(document)
+    if document.sha256 and _matches(request.headers.get("If-None-Match", ""), tag):
+        response = HttpResponse(status=304)
+        response["ETag"] = tag
+        return response
     size = document.file.size
-    wanted = byte_range(request.headers.get("Range", ""), size) if request.method == "GET" else None
+    range_header = request.headers.get("Range", "") if request.method == "GET" else ""
+    if_range = request.headers.get("If-Range", "")
+    if if_range and if_range.strip() != tag:
+        range_header = ""  # a date or another tag: the client's copy is not these bytes
+    wanted = byte_range(range_header, size)
     if wanted is False:
         response = HttpResponse(status=416)
         response["Content-Range"] = f"bytes */{size}"
     else:
         start, end = wanted or (0, size - 1)
         length = max(end - start + 1, 0)
-        response = StreamingHttpResponse(
-            _stream(document.file.open("rb"), start, length), status=206 if wanted else 200
-        )
+        response = StreamingHttpResponse(_stream(document, start, length), status=206 if wanted else 200)
         response["Content-Length"] = str(length)
         if wanted:
             response["Content-Range"] = f"bytes {start}-{end}/{size}"
     response["Accept-Ranges"] = "bytes"
+    if document.sha256:
+        response["ETag"] = tag
     response["Content-Type"] = content_type(document)
     response["X-Content-Type-Options"] = "nosniff"
     response["Content-Disposition"] = content_disposition_header(download, safe_filename(document.original_name))

@@ -58,6 +58,15 @@ def test_the_file_is_served_whole_or_by_range_with_safe_headers(api_client_for, 
     assert beyond.status_code == 416 and beyond["Content-Range"] == "bytes */11"
     saved = client.get(url + "?download=1", HTTP_ACCEPT="application/pdf")
     assert saved.status_code == 200 and saved["Content-Disposition"].startswith("attachment;")
+    # Conditional requests, by the content hash: a cached copy is confirmed, a stale one gets the whole file.
+    tag = whole["ETag"]
+    assert tag == f'"{document.sha256}"' and part["ETag"] == tag
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    assert client.get(url, HTTP_IF_NONE_MATCH='"another"').status_code == 200
+    resumed = client.get(url, HTTP_RANGE="bytes=6-", HTTP_IF_RANGE=tag)
+    assert resumed.status_code == 206 and _read(resumed) == b"world"
+    stale = client.get(url, HTTP_RANGE="bytes=6-", HTTP_IF_RANGE='"what-it-was-before"')
+    assert stale.status_code == 200 and _read(stale) == BODY
 
 
 def test_uploaded_html_is_served_as_text_and_odd_names_stay_harmless(api_client_for, collection, personas):

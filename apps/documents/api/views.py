@@ -186,6 +186,22 @@ _RANGE_HEADERS = [
         response=[206, 416],
         description="`bytes START-END/SIZE` (206), `bytes */SIZE` (416)",
     ),
+    OpenApiParameter(
+        "If-Range",
+        str,
+        OpenApiParameter.HEADER,
+        description="the ETag of the copy being completed; any other value gets the whole file instead of the range",
+    ),
+    OpenApiParameter(
+        "If-None-Match", str, OpenApiParameter.HEADER, description="the ETag of a cached copy: 304 when unchanged"
+    ),
+    OpenApiParameter(
+        "ETag",
+        str,
+        OpenApiParameter.HEADER,
+        response=[200, 206, 304],
+        description="the file's content hash, quoted",
+    ),
 ]
 
 
@@ -198,6 +214,7 @@ def _binary(description: str, code: int) -> dict:
     responses={
         **_binary("the whole file", 200),
         **_binary("the requested range (Content-Range says which)", 206),
+        304: OpenApiResponse(description="If-None-Match named this file's ETag: the cached copy is current; no body"),
         416: OpenApiResponse(description="the range lies beyond the file (Content-Range: bytes */SIZE); no body"),
         **{(code, "application/json"): response for code, response in error_responses(400, 401, 404).items()},
     },
