@@ -4,6 +4,8 @@ the support check, strict mode, "cannot answer", conflicts and the chain block. 
 
 from __future__ import annotations
 
+import pytest
+
 from apps.citations.answers import support
 from apps.citations.answers.chain import chain_block
 from apps.citations.answers.citation import from_hit, sentences
@@ -140,6 +142,18 @@ def test_non_strict_mode_keeps_and_labels_what_the_evidence_does_not_back():
         (None, "not from the library"),
     ]
     assert [c["n"] for c in done.citations] == [1, 2]
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_markers_left_alone_on_a_line_belong_to_the_sentence_before_them(strict):
+    """Small models often put the citation on a line of its own; it cites the sentence above, never nothing."""
+    raw = "The Asiatic lion survives only in the Gir forest of India.\n\n[1]\n\nPandas eat bamboo.\n\n [2] [1]"
+    done = _finish(raw, _evidence(LIONS, WHEAT), strict=strict)
+    assert done.answer.startswith("The Asiatic lion survives only in the Gir forest of India. [1]")
+    assert "\n[" not in done.answer and not done.answer.startswith("[")
+    first = done.sentences[0]
+    assert first["citations"] == [1] and first["supported"]
+    assert [c["evidence_number"] for c in done.citations] == ([1] if strict else [1, 2])
 
 
 def test_an_answer_nothing_supports_says_the_documents_do_not_answer():

@@ -36,12 +36,22 @@ class Finished:
     dropped_sentences: list[str]
 
 
+# Markers alone in a paragraph of their own ("…India.\n\n[1]"), as small models often write them.
+_LONE_MARKERS = re.compile(r"[ \t]*\n[ \t]*\n\s*((?:\[\d+\][ \t]*)+)(?=\s*(?:\n|$))")
+
+
+def attach_lone_markers(text: str) -> str:
+    """Move markers that stand alone in a paragraph to the end of the paragraph before: they cite what was just
+    said. Left alone they would cite nothing, yet count as citations (a card without a claim)."""
+    return _LONE_MARKERS.sub(lambda m: " " + " ".join(m.group(1).split()), text)
+
+
 def _number(draft_text: str, conflicts: list[str], valid: set[int], chunk_numbers: dict[int, int]):
     """Clean and number answer and conflicts together, so a source keeps one number in both."""
     joined = _SEPARATOR.join([draft_text, *conflicts])
     cleaned = clean_markers(joined, valid, chunk_numbers)
     parts = cleaned.text.split(_SEPARATOR.strip("\n"))
-    parts = [p.strip() for p in parts]
+    parts = [attach_lone_markers(p).strip() for p in parts]
     return parts[0], [p for p in parts[1:] if p], cleaned
 
 
