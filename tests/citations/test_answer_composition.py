@@ -113,6 +113,16 @@ def test_the_support_check_accepts_quoted_claims_and_rejects_unrelated_ones():
     assert "The Asiatic lion survives only in the Gir forest of India." in quotes[1]
 
 
+def test_a_card_quotes_the_whole_long_sentence_an_answer_repeats():
+    from apps.citations.answers.citation import best_quote
+    from apps.citations.answers.extractive import MAX_CHARS
+
+    long_sentence = "Lions " + "of the Gir forest " * 27 + "survive."
+    assert 300 < len(long_sentence) <= MAX_CHARS
+    quote = best_quote(f"Another short sentence. {long_sentence} The end.", long_sentence)
+    assert quote.startswith(long_sentence) and "…" not in quote
+
+
 def _finish(raw: str, evidence: list[Evidence], strict: bool = True, conflicts: list[str] | None = None):
     return finish(Draft(raw, conflicts or []), evidence, "question", "en", strict, deep=False, reading_mode=False)
 

@@ -71,7 +71,12 @@ def heading_prefix(section: str, heading_path: list[str]) -> re.Pattern | None:
     return re.compile(rf"(?:\d+(?:\.\d+)*\.?\s*)?(?:{alternatives})s?\s*[:.]?\s+(?=(?-i:[A-Z0-9]))", re.I)
 
 
-def best_quote(chunk_text: str, target: str, max_chars: int = CONTENT_CHARS) -> str:
+# A quote holds the whole sentence it backs: as long as the longest sentence an extractive answer takes (600),
+# twice the card's `content` excerpt (CONTENT_CHARS), so a card never cuts the very words the answer repeats.
+QUOTE_CHARS = 2 * CONTENT_CHARS
+
+
+def best_quote(chunk_text: str, target: str, max_chars: int = QUOTE_CHARS) -> str:
     """The sentence of the chunk that shares the most terms with `target` (a claim or the question), extended by
     its best neighbour while it fits; the start of the chunk when nothing is shared."""
     parts = sentences(chunk_text)
