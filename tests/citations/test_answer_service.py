@@ -168,3 +168,24 @@ def test_a_language_model_that_is_down_leaves_an_extractive_answer_that_says_why
     settings.PORTAL_LLM_BASE_URL = ""
     with pytest.raises(InvalidQuestion, match="No language model"):
         _ask(personas["viewer"], "Where does the Asiatic lion survive?", composer="llm")
+
+
+def test_a_sources_own_reference_markers_never_become_badges(collection, personas, embedder):
+    """A passage that cites its sources as "[2]" or "【2】" is answered from without those numbers turning into
+    badges of this answer (which would open whatever our evidence 2 is)."""
+    from apps.documents.services.bulk import TextItem, add_texts
+
+    add_texts(
+        collection,
+        [
+            TextItem("lynx.txt", "Iberian lynx", "The Iberian lynx feeds mainly on European rabbits 【2】 [3]."),
+            TextItem("ibex.txt", "Ibex", "The Alpine ibex climbs steep dams to lick salt from the stones."),
+            TextItem("hare.txt", "Hares", "Mountain hares turn white in winter in the Scottish highlands."),
+        ],
+        embedder,
+    )
+    result = _ask(personas["viewer"], "What does the Iberian lynx feed on?", depth="quick")
+    assert result["answered"], result["answer"]
+    assert "European rabbits" in result["answer"] and "【" not in result["answer"]
+    assert [c["source"] for c in result["citations"]] == ["lynx.txt"]
+    _assert_consistent(result)

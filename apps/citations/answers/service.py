@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -23,6 +22,7 @@ from apps.citations.answers.citation import best_quote, from_hit
 from apps.citations.answers.extractive import ExtractiveComposer
 from apps.citations.answers.finalize import Draft, finish
 from apps.citations.answers.language import detect, phrase
+from apps.citations.answers.markers import neutralise_markers
 from apps.citations.answers.streaming import LiveCleaner
 from apps.citations.answers.support import claim_of
 from apps.citations.answers.types import ComposeRequest, ComposerUnavailable, Conflict, Evidence
@@ -37,8 +37,6 @@ log = logging.getLogger(__name__)
 MAX_QUESTION_CHARS = 2000
 HISTORY_TURNS = 3
 COMPOSERS = ("extractive", "llm")
-# A source's own reference markers would read as our badges in the generator's evidence; they become "(ref 12)".
-_SOURCE_MARKER = re.compile(r"\[(\s*\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*\s*)\]")
 
 
 class InvalidQuestion(ValueError):
@@ -179,7 +177,9 @@ def run(prepared: Prepared) -> Iterator[Event]:
     request = ComposeRequest(
         question=p.question,
         evidence=[
-            Evidence(e.number, replace(e.hit, text=_SOURCE_MARKER.sub(r"(ref \1)", e.hit.text))) for e in evidence
+            # A source's own reference markers ("[12]", "【7】") would read as our badges: they become "(ref 12)".
+            Evidence(e.number, replace(e.hit, text=neutralise_markers(e.hit.text)))
+            for e in evidence
         ],
         language=language,
         strict=p.strict,
