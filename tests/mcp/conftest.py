@@ -16,24 +16,11 @@ from mcp import StdioServerParameters
 from rest_framework.authtoken.models import Token
 
 from apps.documents.services.bulk import TextItem, add_texts
+from tests.citations.papers import PAPERS as ALL_PAPERS
 
 ROOT = Path(__file__).resolve().parents[2]
 
-PAPERS = [
-    (
-        "lions.txt",
-        "Asiatic lions",
-        "The Asiatic lion survives only in the Gir forest of Gujarat in India. "
-        "Its population grew to about 600 animals by 2017 after decades of protection.",
-    ),
-    (
-        "wheat.txt",
-        "Wheat volatiles",
-        "Fusarium poae infects durum wheat kernels in the field. "
-        "Infected kernels released more volatile alcohols than healthy kernels.",
-    ),
-    ("glacier.txt", "Glaciers", "Glaciers retreat as mountain temperatures rise, exposing bare rock and moraine."),
-]
+PAPERS = ALL_PAPERS[:3]  # lions, wheat, glaciers
 LION_QUESTION = "Where does the Asiatic lion survive?"
 
 
