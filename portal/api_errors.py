@@ -16,6 +16,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
@@ -23,9 +24,22 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from portal.middleware import DatabaseUnavailable, database_unavailable
-
 logger = logging.getLogger(__name__)
+
+MESSAGE = "The database is unavailable for a moment; try again shortly."
+
+
+class DatabaseUnavailable(exceptions.APIException):
+    """What the exception handler below (and portal.middleware for pages) turns a lost database connection into."""
+
+    status_code = 503
+    default_detail = MESSAGE
+    default_code = "database_unavailable"
+
+
+def database_unavailable(exception: BaseException) -> bool:
+    return isinstance(exception, OperationalError | InterfaceError)
+
 
 # Keys a service uses for a message about the request as a whole rather than one field.
 _WHOLE_REQUEST_KEYS = ("detail", "non_field_errors")

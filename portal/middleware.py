@@ -9,27 +9,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
-from rest_framework.exceptions import APIException
+
+from portal.api_errors import MESSAGE, DatabaseUnavailable, database_unavailable, error_body
 
 log = logging.getLogger(__name__)
 
-MESSAGE = "The database is unavailable for a moment; try again shortly."
 RETRY_AFTER_SECONDS = 10
-
-
-class DatabaseUnavailable(APIException):
-    """What the API's exception handler (portal.api_errors) turns a lost database connection into."""
-
-    status_code = 503
-    default_detail = MESSAGE
-    default_code = "database_unavailable"
-
-
-def database_unavailable(exception: BaseException) -> bool:
-    return isinstance(exception, OperationalError | InterfaceError)
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -50,8 +37,7 @@ class DatabaseUnavailableMiddleware:
             return None
         log.warning("database unavailable during %s %s: %s", request.method, request.path, exception)
         if _wants_json(request):
-            body = {"detail": MESSAGE, "code": DatabaseUnavailable.default_code, "errors": {}}  # the API's error shape
-            response: HttpResponse = JsonResponse(body, status=503)
+            response: HttpResponse = JsonResponse(error_body(DatabaseUnavailable()), status=503)
         else:
             # Rendered without the request: base.html would ask the database for the user and fail again.
             response = HttpResponse(render_to_string("503.html", {"message": MESSAGE}), status=503)

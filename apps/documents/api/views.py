@@ -236,24 +236,29 @@ def document_file(request: Request, document_id: int) -> HttpResponse:
 def document_preview(request: Request, document_id: int) -> Response:
     """The passages around one passage of a document, each with its locator."""
     params = query(PreviewQuerySerializer, request)
-    document, _rights = get_document_for_user(request.user, document_id)
+    return Response(preview_data(request.user, document_id, **params))
+
+
+def preview_data(user, document_id: int, *, chunk_index: int, context: int) -> dict:
+    """The preview's body for `user` (the REST endpoint and the MCP tool alike): Http404 for a document they may
+    not read, ValidationError for a chunk_index past the last passage."""
+    document, _rights = get_document_for_user(user, document_id)
     total = document.chunks.count()
-    target, context = params["chunk_index"], params["context"]
-    if target > max(total - 1, 0):
+    if chunk_index > max(total - 1, 0):
         raise ValidationError({"chunk_index": [f"must be between 0 and {max(total - 1, 0)}"]})
-    chunks = document.chunks.filter(chunk_index__gte=target - context, chunk_index__lte=target + context)
+    chunks = document.chunks.filter(chunk_index__gte=chunk_index - context, chunk_index__lte=chunk_index + context)
     items = [
         # section, page and the whole locator also at the top level (issue 7), `metadata` as design.md has it
         item
         | {
-            "is_target": item["chunk_index"] == target,
+            "is_target": item["chunk_index"] == chunk_index,
             "section": item["metadata"]["section"],
             "page": item["metadata"]["page"],
             "locator": item["metadata"],
         }
         for item in ChunkPreviewSerializer(chunks.order_by("chunk_index"), many=True).data
     ]
-    return Response({"document_id": document.pk, "total_chunks": total, "target_index": target, "chunks": items})
+    return {"document_id": document.pk, "total_chunks": total, "target_index": chunk_index, "chunks": items}
 
 
 @extend_schema(responses={200: ReferenceSerializer(many=True), **error_responses(400, 401, 404)})

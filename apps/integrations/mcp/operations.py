@@ -11,13 +11,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.http import Http404, HttpRequest, QueryDict
+from django.http import Http404
 from mcp.server.mcpserver.exceptions import ToolError
+from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 
 from apps.citations.answers.service import InvalidQuestion, answer, prepare
 from apps.citations.api import AskRequestSerializer
-from apps.documents.api.views import document_preview
+from apps.documents.api.params import PreviewQuerySerializer
+from apps.documents.api.views import preview_data
 from apps.retrieval.api import SearchQueryForm, first_errors
 from apps.retrieval.search.service import search as run_search
 from apps.retrieval.search.types import CollectionNotFound, InvalidSearch
@@ -94,19 +96,14 @@ def ask_answer(
 
 
 def chunk_preview(user: AbstractBaseUser, *, document_id: int, chunk_index: int = 0, context: int = 2) -> dict:
-    """GET /api/v1/documents/{id}/preview?chunk_index=&context= for `user`.
-
-    The preview's shape is built inside the API view, so the view itself answers, in process and as `user`:
-    the same JSON, the same range checks and the same 404 for a document the caller may not read."""
-    request = HttpRequest()
-    request.method = "GET"
-    request.user = user  # read by the API's session authentication; a GET needs no CSRF token
-    request.GET = QueryDict(mutable=True)
-    request.GET.update({"chunk_index": str(chunk_index), "context": str(context)})
-    response = document_preview(request, document_id=document_id)
-    if response.status_code == 404:
-        raise NotFound(response.data.get("detail", "No such document."))
-    if response.status_code >= 400:
-        # The API's error body ({detail, code, errors}): `errors` names each field, as the other tools' messages do.
-        raise _invalid(response.data.get("errors") or {"detail": [response.data.get("detail", "")]})
-    return as_api_json(response.data)
+    """GET /api/v1/documents/{id}/preview?chunk_index=&context= for `user`: the endpoint's own parameter checks and
+    body (`preview_data`), so the same JSON, range checks and 404 for a document the caller may not read."""
+    params = PreviewQuerySerializer(data={"chunk_index": chunk_index, "context": context})
+    if not params.is_valid():
+        raise _invalid(params.errors)
+    try:
+        return as_api_json(preview_data(user, document_id, **params.validated_data))
+    except Http404 as exc:
+        raise NotFound(str(exc)) from None
+    except ValidationError as exc:
+        raise _invalid(exc.detail) from None
