@@ -19,10 +19,11 @@ from apps.citations.answers.store import with_status
 from apps.citations.models import Message
 from apps.documents.models import Document
 from apps.documents.views.viewer import viewer_url
-from apps.retrieval.views import bibliographic_line, locator_label
+from apps.retrieval.views import bibliographic_line, locator_label, place_label
 
 _MARKER = re.compile(r"\[(\d+)\]")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+_FIRST_OF_RANGE = re.compile(r"^(pp|lines|rows|paragraphs) (\d+)–\d+$")
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 
 PRECISION_WORDS = {
@@ -90,11 +91,13 @@ def answer_html(answer: str, sentences: list[dict], by_n: dict[int, dict], messa
 def _open_label(citation: dict) -> str:
     if citation.get("status") == "changed":
         return "open the document"
-    if citation.get("page"):
-        return f"open at p. {citation['page']}"
-    if citation.get("para_start") is not None:
-        return f"open at paragraph {citation['para_start'] + 1}"  # stored from 0; people count from 1
-    return "open"
+    # "open at p. 4", "open at line 12", "open at paragraph 21": the first page, line or paragraph of the place.
+    place = _FIRST_OF_RANGE.sub(_singular, place_label(_source(citation)))
+    return f"open at {place}" if place else "open"
+
+
+def _singular(match: re.Match) -> str:
+    return {"pp": "p.", "lines": "line", "rows": "row", "paragraphs": "paragraph"}[match[1]] + f" {match[2]}"
 
 
 def _in_answer(citation: dict, message_id: int) -> str:
@@ -112,7 +115,7 @@ def doi_url(doi: str) -> str:
 
 
 def _source(citation: dict) -> SimpleNamespace:
-    # locator_label and bibliographic_line read attributes; citations carry no line numbers.
+    # locator_label and bibliographic_line read attributes; citations stored before December 2026 carry no lines.
     return SimpleNamespace(**{"line_start": None, "line_end": None, **citation})
 
 

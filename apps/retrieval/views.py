@@ -17,20 +17,27 @@ from apps.retrieval.search.types import DEPTHS, MODES, CollectionNotFound, Inval
 FILTER_FIELDS = ("authors", "title", "journal", "kind", "year_from", "year_to", "section")
 
 
-def locator_label(hit: SearchHit) -> str:
-    """Where the passage is, as a person reads it: "§ Methods · p. 4", "§ Results · paragraph 12"."""
-    parts = [f"§ {hit.section}"] if hit.section else []
+def place_label(hit: SearchHit) -> str:
+    """The finest place the passage has, as a person counts it: "p. 4", "lines 12–18" (text files), "rows 2–40"
+    (spreadsheets), "paragraph 12" (Word documents); "" when only the file is known."""
     if hit.page:
         last = hit.page_end if hit.page_end and hit.page_end != hit.page else None
-        parts.append(f"pp. {hit.page}–{last}" if last else f"p. {hit.page}")
-    elif hit.para_start is not None:
+        return f"pp. {hit.page}–{last}" if last else f"p. {hit.page}"
+    if hit.line_start:
+        # Text files are cited by line, as their viewer highlights them; spreadsheets by their own row numbers.
+        one, many = ("row", "rows") if getattr(hit, "doc_type", "") == "xlsx" else ("line", "lines")
+        last = hit.line_end if hit.line_end and hit.line_end != hit.line_start else None
+        return f"{many} {hit.line_start}–{last}" if last else f"{one} {hit.line_start}"
+    if hit.para_start is not None:
         # Paragraph ordinals are counted from 0 in the index; people count from 1.
         first, last = hit.para_start + 1, (hit.para_end if hit.para_end is not None else hit.para_start) + 1
-        parts.append(f"paragraphs {first}–{last}" if last != first else f"paragraph {first}")
-    elif hit.line_start:
-        last = hit.line_end if hit.line_end and hit.line_end != hit.line_start else None
-        parts.append(f"lines {hit.line_start}–{last}" if last else f"line {hit.line_start}")
-    return " · ".join(parts)
+        return f"paragraphs {first}–{last}" if last != first else f"paragraph {first}"
+    return ""
+
+
+def locator_label(hit: SearchHit) -> str:
+    """Where the passage is, as a person reads it: "§ Methods · p. 4", "§ Results · paragraph 12"."""
+    return " · ".join(part for part in (f"§ {hit.section}" if hit.section else "", place_label(hit)) if part)
 
 
 def bibliographic_line(hit: SearchHit) -> str:

@@ -10,12 +10,22 @@
   if (!target) return;
   const list = panel.querySelector(".panel-chunks");
 
+  // The same words as the source cards (apps/retrieval/views.place_label): page, then lines (rows in a
+  // spreadsheet), then paragraphs counted from 1.
+  function span(one, many, first, last) {
+    return last !== null && last !== undefined && last !== first ? many + " " + first + "–" + last : one + " " + first;
+  }
+
   function where(item) {
     const parts = [];
     if (item.section) parts.push("§ " + item.section);
     if (item.page) parts.push(item.page_end && item.page_end !== item.page ? "pp. " + item.page + "–" + item.page_end : "p. " + item.page);
-    else if (item.para_start !== null && item.para_start !== undefined) parts.push("paragraph " + (item.para_start + 1));
-    else if (item.line_start) parts.push("line " + item.line_start);
+    else if (item.line_start) {
+      const rows = panel.dataset.docType === "xlsx";
+      parts.push(span(rows ? "row" : "line", rows ? "rows" : "lines", item.line_start, item.line_end));
+    } else if (item.para_start !== null && item.para_start !== undefined) {
+      parts.push(span("paragraph", "paragraphs", item.para_start + 1, item.para_end === null ? null : item.para_end + 1));
+    }
     return parts.join(" · ");
   }
 

@@ -8,7 +8,7 @@ import pytest
 
 from apps.citations.answers import support
 from apps.citations.answers.chain import chain_block
-from apps.citations.answers.citation import from_hit, sentences
+from apps.citations.answers.citation import from_hit, sentences, without_label
 from apps.citations.answers.extractive import ExtractiveComposer
 from apps.citations.answers.finalize import Draft, finish
 from apps.citations.answers.language import detect
@@ -46,6 +46,49 @@ def test_sentences_are_not_split_after_abbreviations_or_decimals():
         "第一句。",
         "第二句！",
     ]
+
+
+def test_sentences_end_at_paragraph_breaks_and_after_acronyms_but_not_after_a_heading_number():
+    text = (
+        "2.1. Volatile analysis\n\nGrains were analysed by GC/MS. Ms. Smith and Dr. Lee ran the assays.\n"
+        "They took two weeks.\n\nA title line without a full stop\n\nThe abstract starts here."
+    )
+    assert sentences(text) == [
+        "2.1. Volatile analysis",
+        "Grains were analysed by GC/MS.",  # "MS." is not "Ms."
+        "Ms. Smith and Dr. Lee ran the assays.",
+        "They took two weeks.",
+        "A title line without a full stop",  # used to run into the abstract's first sentence
+        "The abstract starts here.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence,claim",
+    [
+        ("BACKGROUND Vitamin D deficiency is common in winter.", "Vitamin D deficiency is common in winter."),
+        ("METHODS AND FINDINGS We followed 300 patients.", "We followed 300 patients."),
+        ("Conclusions: vitamin D lowered the risk.", "vitamin D lowered the risk."),
+        ("DNA Methylation rises with age.", "DNA Methylation rises with age."),  # an acronym, not a label
+        ("Results showed a rise.", "Results showed a rise."),  # a word of the sentence, not a label
+    ],
+)
+def test_structured_abstract_labels_are_left_out_of_claims_and_quotes(sentence, claim):
+    assert without_label(sentence) == claim
+    hit = make_hit(section="Abstract", heading_path=[], text=f"First sentence of nothing much. {sentence}")
+    assert from_hit(hit, 1, sentence).quote == claim
+
+
+def test_an_extractive_answer_does_not_repeat_a_structured_label():
+    # a SciFact-style abstract: 80 of 279 deep answers of the answer benchmark began a sentence with such a label
+    hit = make_hit(
+        section="",
+        heading_path=[],
+        text="Vitamin D and falls\n\nBACKGROUND Falls are common. RESULTS Vitamin D supplements reduced falls in "
+        "older adults by a fifth.",
+    )
+    text, _ = _compose("Do vitamin D supplements reduce falls in older adults?", [Evidence(1, hit)])
+    assert "RESULTS" not in text and "Vitamin D supplements reduced falls in older adults by a fifth [1]." in text
 
 
 def test_answer_sentences_keep_the_markers_written_after_them():
@@ -247,3 +290,15 @@ def test_headings_front_matter_and_markup_are_not_quoted_as_claims():
     )
     text, _ = _compose("Where did lions live, in Africa and Asia?", [Evidence(1, results)])
     assert text.startswith("Results showed that lions")
+
+
+def test_a_numbered_heading_is_not_glued_to_the_first_claim():
+    # the demo paper's chunk starts "2. Results and Discussion\n\nThe volatile …": "2." alone used to end a
+    # sentence, and the heading's words then opened the answer ("Results and Discussion The volatile …")
+    hit = make_hit(
+        section="Results and Discussion",
+        heading_path=["2. Results and Discussion"],
+        text="2. Results and Discussion\n\nThe volatile metabolites of infected durum wheat grains were analyzed.",
+    )
+    text, _ = _compose("Which volatile metabolites do infected durum wheat grains produce?", [Evidence(1, hit)])
+    assert text == "The volatile metabolites of infected durum wheat grains were analyzed [1]."

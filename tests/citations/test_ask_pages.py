@@ -220,6 +220,36 @@ def test_a_card_of_a_pdf_passage_gives_its_page_and_opens_there(page_client_for,
     assert "Sources that disagree" not in body and "found through citations" not in body
 
 
+@pytest.mark.parametrize(
+    "doc_type,lines,place,opens",
+    [
+        ("md", (12, 18), "§ Intro · lines 12–18", "open at line 12"),
+        ("txt", (7, 7), "§ Intro · line 7", "open at line 7"),
+        ("xlsx", (2, 40), "§ Intro · rows 2–40", "open at row 2"),
+    ],
+)
+def test_a_card_of_a_text_or_spreadsheet_passage_gives_its_lines(
+    page_client_for, personas, document, doc_type, lines, place, opens
+):
+    # a text file is cited by the lines its viewer highlights, not by a paragraph count nobody can see
+    cited = _citation(document, doc_type=doc_type, line_start=lines[0], line_end=lines[1])
+    assert (cited["line_start"], cited["line_end"]) == lines  # the citation object carries them
+    message = _stored_message(personas["viewer"], document, citations=[cited], chain={}, conflicts=[])
+    body = _page(page_client_for("viewer"), message)
+    assert place in body and f">{opens}</a>" in body and "paragraph 1" not in body
+
+
+def test_a_citation_stored_without_line_numbers_still_shows_its_paragraph(page_client_for, personas, document):
+    old = {k: v for k, v in _citation(document).items() if k not in ("line_start", "line_end")}
+    message = _stored_message(personas["viewer"], document, citations=[old], chain={}, conflicts=[])
+    client = page_client_for("viewer")
+    assert "§ Intro · paragraph 1" in _page(client, message)
+    stored = client.get(reverse("api-conversation-detail", args=[message.conversation_id]))
+    assert stored.status_code == 200, stored.content
+    citation = stored.json()["messages"][0]["citations"][0]
+    assert citation["line_start"] is None and citation["para_start"] == 0
+
+
 def test_cards_say_when_a_source_changed_or_was_deleted(page_client_for, personas, document):
     message = _stored_message(personas["viewer"], document)
     Chunk.objects.filter(document=document).update(text="hello there, new world")

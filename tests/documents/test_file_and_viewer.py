@@ -8,7 +8,7 @@ from django.core.files.base import ContentFile
 from django.urls import reverse
 
 from apps.documents.files import byte_range
-from apps.documents.models import Document, DocumentStatus
+from apps.documents.models import Chunk, Document, DocumentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -113,3 +113,14 @@ def test_the_preview_gives_each_passage_its_section_page_and_locator(api_client_
     assert chunk["is_target"] and chunk["chunk_index"] == 0 and chunk["text"] == "hello world"
     assert chunk["locator"] == chunk["metadata"] and chunk["locator"]["para_start"] == 0
     assert "section" in chunk and chunk["page"] is None and data["total_chunks"] == 1
+    assert data["doc_type"] == "txt"  # so a client says "rows" for a spreadsheet and "lines" for text
+
+
+def test_the_document_page_names_each_passage_as_the_source_cards_do(page_client_for, document):
+    # the fixture's one passage is paragraph 0 (counted from 0 inside) and line 1 of a text file
+    url = reverse("document-detail", args=[document.pk])
+    body = page_client_for("viewer").get(url).content.decode()
+    assert "#0 · line 1" in body and "paragraphs 0" not in body
+    Chunk.objects.filter(document=document).update(line_start=None, line_end=None, para_start=3, para_end=5)
+    body = page_client_for("viewer").get(url).content.decode()
+    assert "#0 · paragraphs 4–6" in body

@@ -125,7 +125,7 @@ def test_the_page_shows_results_in_full_and_as_an_htmx_partial(page_client_for, 
     assert "<html" in body and 'hx-get="/c/lab/search/"' in body and 'hx-push-url="true"' in body
     assert 'id="search-results"' in body and 'value="thylakoid"' in body
     title = note["title"] or note["original_name"]
-    assert title in body and "§ Methods · paragraphs 1–3" in body
+    assert title in body and "§ Methods · lines 1–5" in body
     assert "<mark>thylakoid</mark>" in body
     viewer = reverse("document-viewer", kwargs={"document_id": note["id"]})
     assert f'href="{viewer}?chunk=0' in body
@@ -201,7 +201,7 @@ def test_the_command_prints_json_and_a_readable_list(note):
     call_command("search", "thylakoid", "--collection", "lab", "--mode", "keyword", stdout=out)
     text = out.getvalue()
     title = note["title"] or note["original_name"]
-    assert text.startswith(f"[1] {title} — § Methods · paragraphs 1–3 (")
+    assert text.startswith(f"[1] {title} — § Methods · lines 1–5 (")
     # marks become «…» off a terminal, and the escaped text is plain text again
     assert "«thylakoid»" in text and "<script>alert(1)</script>" in text and "&lt;" not in text
     assert "\x1b[" not in text and "Retrieval note: mode keyword" in text

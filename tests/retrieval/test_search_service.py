@@ -97,6 +97,10 @@ def test_hits_carry_the_locator_fields(library, personas):
         assert key in data
     assert data["collection"] == "lab" and data["doc_type"] == "txt" and data["page"] is None
     assert data["line_start"] == 1 and data["locator_precision"] == "paragraph"
+    # a citation made from it carries the lines, as its card and every surface show them (ChunkSource)
+    from apps.citations.answers.citation import from_hit
+
+    assert (from_hit(hit, 1, "").as_dict()["line_start"], data["line_end"]) == (1, hit.line_end)
     assert data["viewer_url"].endswith(f"?chunk={hit.chunk_index}")
     assert data["snippet_html"].startswith("<mark>Glaciers</mark> <mark>retreat</mark> as mountain")
 

@@ -17,12 +17,27 @@ _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 # Sentence ends in English and Chinese; a full stop must be followed by space (not "e.g.5" or "3.5").
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？；])")
 # A full stop after these does not end a sentence: "et al.", "Fig.", "e.g.", "vs.", initials and genus
-# abbreviations ("F. poae", "J. Smith").
+# abbreviations ("F. poae", "J. Smith"). Titles only as written ("Ms.", not the "MS." of "GC/MS.").
 ABBREVIATION = re.compile(
-    r"(?:\b(?:al|e\.g|i\.e|fig|figs|eq|eqs|vs|ca|approx|no|nos|ref|refs|cf|dr|mr|ms|prof|sp|spp|resp|vol|pp|etc)"
-    r"|(?<![\w.])[A-Za-z])\.$",
+    r"(?:\b(?:al|e\.g|i\.e|fig|figs|eq|eqs|vs|ca|approx|no|nos|ref|refs|cf|sp|spp|resp|vol|pp|etc)"
+    r"|\b(?-i:Dr|Mr|Mrs|Ms|Prof)|(?<![\w.])[A-Za-z])\.$",
     re.I,
 )
+# A paragraph break always ends a sentence: a title or heading line has no full stop of its own.
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+# "2." or "3.1." alone is the number of a heading or list item, not a sentence.
+_ENUMERATOR = re.compile(r"\(?\d+(?:\.\d+)*[.)]")
+# The labels of a structured abstract ("BACKGROUND Vitamin D …", "Conclusions: We …") are not part of a claim.
+# The several-word labels come first: "METHODS AND FINDINGS" must not stop at "METHODS".
+_LABEL_WORDS = (
+    "methods and findings|methods and results|materials and methods|conclusions and relevance|main outcome measures?"
+    "|principal findings|trial registration|study selection|data sources|data extraction|data synthesis"
+    "|background|introduction|context|rationale|importance|significance|objectives?|aims?|purpose|design|setting"
+    "|participants|patients|subjects|interventions?|exposures?|measurements?|outcomes?|methodology|methods?"
+    "|results?|findings|interpretation|limitations|conclusions?|discussion|summary|funding"
+)
+_LABEL_CAPITALS = re.compile(rf"^(?:{_LABEL_WORDS.upper()})\s*:?\s+(?=\S)")
+_LABEL_WITH_COLON = re.compile(rf"^(?:{_LABEL_WORDS})\s*:\s+(?=\S)", re.I)
 
 
 @dataclass
@@ -47,18 +62,28 @@ def citation_id(document_id: int, chunk_id: int, occurrence: int = 0) -> str:
 
 
 def sentences(text: str) -> list[str]:
-    """The sentences of `text` (whitespace collapsed), not split after abbreviations."""
-    text = " ".join(text.split())
+    """The sentences of `text` (whitespace collapsed), not split after abbreviations or a heading's number, and
+    always split at a paragraph break."""
     out: list[str] = []
-    start = 0
-    for match in _SENTENCE_END.finditer(text):
-        head = text[start : match.start()]
-        if head.endswith(".") and ABBREVIATION.search(head):
-            continue
-        out.append(head.strip())
-        start = match.end()
-    out.append(text[start:].strip())
+    for paragraph in _PARAGRAPH_BREAK.split(text):
+        paragraph = " ".join(paragraph.split())
+        start = 0
+        for match in _SENTENCE_END.finditer(paragraph):
+            head = paragraph[start : match.start()]
+            if head.endswith(".") and (ABBREVIATION.search(head) or _ENUMERATOR.fullmatch(head.strip())):
+                continue
+            out.append(head.strip())
+            start = match.end()
+        out.append(paragraph[start:].strip())
     return [s for s in out if s]
+
+
+def without_label(sentence: str) -> str:
+    """The sentence without a structured abstract's label ("RESULTS Mice …", "Conclusion: we …")."""
+    for label in (_LABEL_CAPITALS, _LABEL_WITH_COLON):
+        if head := label.match(sentence):
+            return sentence[head.end() :]
+    return sentence
 
 
 def heading_prefix(section: str, heading_path: list[str]) -> re.Pattern | None:
@@ -103,6 +128,7 @@ def from_hit(hit: SearchHit, n: int, quote: str, occurrence: int = 0) -> Citatio
     shared = {f.name: copy(getattr(hit, f.name)) for f in fields(ChunkSource)}
     if (headings := heading_prefix(hit.section, hit.heading_path)) and (head := headings.match(quote)):
         quote = quote[head.end() :]  # the chunk's own heading, glued to its first sentence, is not quoted
+    quote = without_label(quote)
     return Citation(
         **shared,
         n=n,

@@ -30,6 +30,8 @@ LOCATOR_FIELDS = (
     "page_size",
     "para_start",
     "para_end",
+    "line_start",
+    "line_end",
     "viewer_url",
 )
 NOTES = {
@@ -54,7 +56,8 @@ def _locator(chunk: Chunk) -> dict:
 
 def with_status(citations: list[dict]) -> list[dict]:
     """Copies of stored citations with `status` and `status_note` as of now (see the module docstring)."""
-    out = [dict(c) for c in citations]
+    # Citations stored before they carried line numbers (December 2026) read as having none.
+    out = [{"line_start": None, "line_end": None, **c} for c in citations]
     if not out:
         return out
     hashes = {

@@ -139,6 +139,7 @@ class PreviewSerializer(serializers.Serializer):
     """The shape of GET /api/v1/documents/{id}/preview (design.md)."""
 
     document_id = serializers.IntegerField()
+    doc_type = serializers.CharField(help_text="pdf | docx | md | txt | html | xlsx: lines of an xlsx are its rows")
     total_chunks = serializers.IntegerField()
     target_index = serializers.IntegerField()
     chunks = PreviewItemSerializer(many=True)

@@ -258,7 +258,13 @@ def preview_data(user, document_id: int, *, chunk_index: int, context: int) -> d
         }
         for item in ChunkPreviewSerializer(chunks.order_by("chunk_index"), many=True).data
     ]
-    return {"document_id": document.pk, "total_chunks": total, "target_index": chunk_index, "chunks": items}
+    return {
+        "document_id": document.pk,
+        "doc_type": document.doc_type,
+        "total_chunks": total,
+        "target_index": chunk_index,
+        "chunks": items,
+    }
 
 
 @extend_schema(responses={200: ReferenceSerializer(many=True), **error_responses(400, 401, 404)})

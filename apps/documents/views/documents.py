@@ -14,12 +14,17 @@ from apps.documents.access import get_document_for_user
 from apps.documents.files import file_response
 from apps.documents.services.documents import document_delete
 from apps.documents.services.ingest import NOT_QUEUED, ingest_enqueue, ingest_queued
+from apps.retrieval.views import locator_label
 
 
 @login_required
 def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
     document, rights = get_document_for_user(request.user, document_id)
     references = list(document.references.select_related("matched_document").order_by("index"))
+    chunks = list(document.chunks.order_by("chunk_index")[:500])
+    for chunk in chunks:
+        chunk.doc_type = document.doc_type  # spreadsheets count rows, text files lines
+        chunk.place = locator_label(chunk)  # as cards and search say it: paragraphs counted from 1
     return render(
         request,
         "documents/document_detail.html",
@@ -27,7 +32,7 @@ def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
             "document": document,
             "collection": document.collection,
             "rights": rights,
-            "chunks": document.chunks.order_by("chunk_index")[:500],
+            "chunks": chunks,
             "references": references,
             "linked_count": sum(1 for r in references if r.matched_document_id),
             "related": related_documents(document),

@@ -117,6 +117,8 @@ class ChunkSource:
     page_size: dict
     para_start: int | None
     para_end: int | None
+    line_start: int | None  # text files: 1-based lines; spreadsheets: row numbers
+    line_end: int | None
     score: float
     score_source: str  # rerank | fusion | keyword | vector
     viewer_url: str
@@ -129,8 +131,6 @@ class SearchHit(ChunkSource):
     text: str  # the whole chunk text (for the answer composer)
     snippet_html: str  # HTML-escaped window around the best query terms, terms wrapped in <mark>
     para_ids: list[str]
-    line_start: int | None
-    line_end: int | None
     weight: float
     scores: dict[str, float]  # every stage's own score for this chunk, for the "where from" line
     citations_out: list[dict] = field(default_factory=list)  # deep: the evidence's own references
