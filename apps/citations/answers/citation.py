@@ -28,16 +28,20 @@ _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 # "2." or "3.1." alone is the number of a heading or list item, not a sentence.
 _ENUMERATOR = re.compile(r"\(?\d+(?:\.\d+)*[.)]")
 # The labels of a structured abstract ("BACKGROUND Vitamin D …", "Conclusions: We …") are not part of a claim.
-# The several-word labels come first: "METHODS AND FINDINGS" must not stop at "METHODS".
+# The several-word labels come first: "MAIN OUTCOME MEASURES" must not stop at "MAIN".
 _LABEL_WORDS = (
     "methods and findings|methods and results|materials and methods|conclusions and relevance|main outcome measures?"
     "|principal findings|trial registration|study selection|data sources|data extraction|data synthesis"
-    "|background|introduction|context|rationale|importance|significance|objectives?|aims?|purpose|design|setting"
-    "|participants|patients|subjects|interventions?|exposures?|measurements?|outcomes?|methodology|methods?"
-    "|results?|findings|interpretation|limitations|conclusions?|discussion|summary|funding"
+    "|recent findings|study design|case presentation|key points|background|introduction|context|rationale"
+    "|importance|significance|objectives?|aims?|purpose|design|setting|participants|patients|subjects|samples?"
+    "|populations?|interventions?|exposures?|measurements?|outcomes?|methodology|methods?|results?|findings"
+    "|interpretation|limitations|conclusions?|discussion|summary|funding"
 )
-_LABEL_CAPITALS = re.compile(rf"^(?:{_LABEL_WORDS.upper()})\s*:?\s+(?=\S)")
-_LABEL_WITH_COLON = re.compile(rf"^(?:{_LABEL_WORDS})\s*:\s+(?=\S)", re.I)
+# Further words joined by a comma, "and", "of" or "&": "DESIGN, SETTING, AND POPULATION", "PURPOSE OF REVIEW".
+# Only joined words: "RESULTS DNA was…" keeps its acronym.
+_LABEL_JOIN = r"(?:\s*,\s*(?:(?i:and)\s+|&\s+)?|\s+(?:(?i:and|of)|&)\s+)"
+_LABEL_CAPITALS = re.compile(rf"^(?:{_LABEL_WORDS.upper()})(?:{_LABEL_JOIN}[A-Z]{{3,}})*\s*:?\s+(?=\S)")
+_LABEL_WITH_COLON = re.compile(rf"^(?:{_LABEL_WORDS})(?:{_LABEL_JOIN}[a-z]{{3,}})*\s*:\s+(?=\S)", re.I)
 
 
 @dataclass
