@@ -1,6 +1,7 @@
 """The document viewer in the system Chromium, on files ingested by the real worker: a DOCX citation highlights
 exactly the cited blocks (a table, a paragraph under a numbered heading, never another paragraph that merely holds
-the same words), the side panel moves the highlight, and Markdown and text documents highlight their lines."""
+the same words) and, opened from its answer by the answer's owner, the sentence it quotes within them; the side
+panel moves the highlight, and Markdown and text documents highlight their lines."""
 
 from __future__ import annotations
 
@@ -50,9 +51,13 @@ def ingest(personas, collection, celery_worker_available, api_client_for, api_up
     return run
 
 
-def _open(page, live_server, document_id: int, chunk: Chunk) -> list[dict]:
-    """Open the viewer the way a citation does and return the highlighted blocks once they are drawn."""
-    page.goto(live_server.url + viewer_url(document_id, chunk.chunk_index))
+def _open(
+    page, live_server, document_id: int, chunk: Chunk, message: int | None = None, n: int | None = None
+) -> list[dict]:
+    """Open the viewer the way a citation does (from an answer: `message` and `n`) and return the highlighted
+    blocks once they are drawn."""
+    response = page.goto(live_server.url + viewer_url(document_id, chunk.chunk_index, message, n))
+    assert response.status == 200
     page.wait_for_selector(f"#doc-viewer[data-highlighted='{chunk.chunk_index}']")
     return page.evaluate(HIGHLIGHTED)
 
@@ -195,3 +200,111 @@ def test_a_chunk_cut_from_a_long_block_singles_out_its_own_part(page, live_serve
     # then the whole paragraph is marked, and the piece's own lines stand out within it
     assert _parts(page) == [s for s in sentences if s in cited.text]
     assert page.locator("#doc-viewer .doc-highlight-part").first.is_visible()
+
+
+# The ranges of the quote's emphasis (a CSS custom highlight): their text, whether each lies inside a highlighted
+# block (which one, and its tag), and whether it is on screen.
+QUOTED = """() => {
+  const emphasis = CSS.highlights.get('doc-quote');
+  const ranges = emphasis ? [...emphasis] : [];
+  return ranges.map(range => {
+    const node = range.commonAncestorContainer;
+    const block = (node.nodeType === Node.ELEMENT_NODE ? node : node.parentElement).closest('.doc-highlight');
+    const box = range.getBoundingClientRect();
+    return {text: range.toString(), block: block ? block.id : null, tag: block ? block.tagName : null,
+            visible: box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0};
+  });
+}"""
+
+
+def _quoted(page) -> tuple[str | None, list[dict]]:
+    return page.get_attribute("#doc-viewer", "data-quoted"), page.evaluate(QUOTED)
+
+
+def test_a_docx_citation_emphasises_the_quoted_sentence_for_the_owner_of_the_answer(
+    page, live_server, ingest, personas
+):
+    from apps.citations.answers.citation import sentences
+    from tests.citations.cited_answer import cited_message
+
+    # given an answer of vic's citing the guide's "Collections" passage (seven paragraphs) for one sentence of its
+    # second paragraph, and the numbered steps of "How to check an answer" for two of the steps
+    document_id = ingest(GUIDE.name, GUIDE.read_bytes())
+    chunks = list(Chunk.objects.filter(document_id=document_id).order_by("chunk_index"))
+    collections = next(c for c in chunks if c.text.startswith("Collections\n\n"))
+    sentence = next(s for s in sentences(collections.text) if s.startswith("Every document lives"))
+    steps = next(c for c in chunks if c.text.startswith("How to check an answer"))
+    two_steps = " ".join(s for s in sentences(steps.text) if s.startswith(("2. Open", "3. Compare")))
+    message = cited_message(personas["viewer"], [(collections, sentence), (steps, two_steps)])
+    _log_in(page, live_server, "vic", "pw-vic")
+
+    # when vic opens the first citation
+    shown = _open(page, live_server, document_id, collections, message=message.pk, n=1)
+
+    # then the passage's paragraphs are highlighted and, inside the second one, the sentence is emphasised, in view
+    assert [block["id"] for block in shown] == _para_ids(collections)
+    quoted, ranges = _quoted(page)
+    assert quoted == "1" and len(ranges) == 1
+    assert ranges[0]["text"] == sentence and ranges[0]["visible"]
+    assert ranges[0]["block"] == _para_ids(collections)[1]
+    assert page.inner_text(".cited-quote") == f"Cited for: “{sentence}”"
+
+    # and the second citation emphasises both steps, each in its own list item, without their numbers
+    shown = _open(page, live_server, document_id, steps, message=message.pk, n=2)
+    quoted, ranges = _quoted(page)
+    assert quoted == "2", ranges
+    assert [r["text"] for r in ranges] == [s.split(". ", 1)[1] for s in sentences(two_steps)]
+    assert all(r["block"] in _para_ids(steps) for r in ranges) and ranges[0]["block"] != ranges[1]["block"]
+
+    # when another passage is chosen in the panel, the emphasis goes; back at the cited one, it returns
+    other = chunks[steps.chunk_index - 1]
+    page.click(f".panel-chunk[data-chunk-index='{other.chunk_index}']")
+    page.wait_for_selector(f"#doc-viewer[data-highlighted='{other.chunk_index}']")
+    assert _quoted(page) == ("0", [])
+    page.click(f".panel-chunk[data-chunk-index='{steps.chunk_index}']")
+    page.wait_for_selector(f"#doc-viewer[data-highlighted='{steps.chunk_index}']")
+    assert _quoted(page)[0] == "2"
+
+    # opened without the answer, the passage is highlighted with no quote
+    _open(page, live_server, document_id, collections)
+    assert _quoted(page) == ("0", []) and page.locator(".cited-quote").count() == 0
+
+    # and someone else who may read the document, given the link, sees the passage but not vic's quote
+    page.context.clear_cookies()
+    _log_in(page, live_server, "ed", "pw-ed")
+    page.wait_for_selector("text=Lab notes")
+    shown = _open(page, live_server, document_id, collections, message=message.pk, n=1)
+    assert [block["id"] for block in shown] == _para_ids(collections)
+    assert _quoted(page) == ("0", []) and page.locator(".cited-quote").count() == 0
+
+
+LISTED = """# Field notes
+
+The survey started in March and the counts were taken at dawn.
+
+- Twelve reed warblers sang on the northern transect
+- Seven reed warblers sang on the southern transect
+
+Numbers were higher in the north, probably because of the water level.
+"""
+
+
+def test_a_quote_running_over_two_list_items_is_emphasised_in_each_of_them(page, live_server, ingest, personas):
+    from apps.citations.answers.citation import best_quote
+    from tests.citations.cited_answer import cited_message
+
+    # given a Markdown note whose list items have no full stop, so that the answer quotes two of them as one
+    document_id = ingest("listed.md", LISTED.encode())
+    chunk = Chunk.objects.get(document_id=document_id)
+    quote = best_quote(chunk.text, "How many reed warblers sang on the northern and the southern transect?")
+    items = [line for line in LISTED.splitlines() if line.startswith("- ")]
+    assert quote == " ".join(items)
+    message = cited_message(personas["viewer"], [(chunk, quote)])
+    _log_in(page, live_server, "vic", "pw-vic")
+
+    # when its owner opens the citation, the quote is emphasised in both items, one range in each
+    _open(page, live_server, document_id, chunk, message=message.pk, n=1)
+    quoted, ranges = _quoted(page)
+    assert quoted == "1"
+    assert [r["text"] for r in ranges] == items
+    assert [r["tag"] for r in ranges] == ["LI", "LI"] and ranges[0]["block"] != ranges[1]["block"]

@@ -3,8 +3,10 @@
 // locator alone: its paragraph ids (id="para-…"), else its paragraph ordinals (data-para-no), else its lines
 // (data-line-start/end). A short quote can therefore never land on another paragraph that merely contains it.
 // Only inside the blocks found that way, when the chunk is a piece of a longer block (a long table or paragraph
-// cut by the chunker), its text singles out the rows, lines or words of that piece. When a chunk is drawn, the
-// article's data-highlighted holds its chunk_index (the browser tests wait for it).
+// cut by the chunker), its text singles out the rows, lines or words of that piece. Opened at a citation of that
+// chunk, the sentence(s) it is cited for (target.quote_pieces) are emphasised within those blocks again. When a
+// chunk is drawn, the article's data-highlighted holds its chunk_index (the browser tests wait for it) and
+// data-quoted how many of the quote's pieces were found.
 (function () {
   "use strict";
   const article = document.getElementById("doc-viewer");
@@ -15,6 +17,7 @@
   const PART = "doc-highlight-part";
   const HAS_PART = "doc-has-part"; // the block is drawn lighter so its cited part stands out
   const RANGE = "doc-passage"; // a CSS custom highlight, where the browser has them
+  const QUOTE = "doc-quote"; // the cited quote within the passage, drawn over it
 
   function isNumber(value) { return typeof value === "number" && isFinite(value); }
 
@@ -92,11 +95,10 @@
     return hit.length < spans.length ? hit.map(function (s) { return s[0]; }) : [];
   }
 
-  // The chunk's words inside one long block, as a DOM range (whitespace-insensitive, exact otherwise).
-  function textRange(block, text) {
-    const needle = (text || "").replace(/\s+/g, " ").trim();
-    if (!needle) return null;
-    let flat = "";
+  // The block's text with whitespace collapsed, and for each of its characters the text node and offset it came
+  // from; what is only shown (.doc-extra) is left out.
+  function flatText(block) {
+    let text = "";
     const map = [];
     let space = true;
     const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
@@ -107,24 +109,75 @@
         const blank = /\s/.test(node.data[k]);
         if (blank && space) continue;
         space = blank;
-        flat += blank ? " " : node.data[k];
+        text += blank ? " " : node.data[k];
         map.push([node, k]);
       }
     }
-    const at = flat.indexOf(needle);
-    if (at < 0 || needle.length >= flat.trim().length) return null;
+    return { text: text, map: map };
+  }
+
+  function collapsed(text) { return (text || "").replace(/\s+/g, " ").trim(); }
+
+  // The characters at..at+length of a flatText() as a DOM range.
+  function rangeOf(flat, at, length) {
     const range = document.createRange();
-    const start = map[at], end = map[at + needle.length - 1];
+    const start = flat.map[at], end = flat.map[at + length - 1];
     range.setStart(start[0], start[1]);
     range.setEnd(end[0], end[1] + 1);
     return range;
+  }
+
+  // The chunk's words inside one long block, as a DOM range (whitespace-insensitive, exact otherwise).
+  function textRange(block, text) {
+    const needle = collapsed(text);
+    if (!needle) return null;
+    const flat = flatText(block);
+    const at = flat.text.indexOf(needle);
+    if (at < 0 || needle.length >= flat.text.trim().length) return null;
+    return rangeOf(flat, at, needle.length);
+  }
+
+  // The cited quote inside the chunk's blocks, never elsewhere: each of its pieces (cut by the server where the
+  // chunk's text and the drawn text may differ: a list's bullet, a heading's number, a citation mark) found in the
+  // blocks' text read one after the other, so that a quote running over two list items or paragraphs (nothing
+  // ends a sentence between them) is found too, and drawn as one range per block it touches. Returns the ranges
+  // and how many pieces were found.
+  function quoteRanges(blocks, pieces) {
+    if (!pieces.length) return { ranges: [], found: 0 };
+    const flats = [];
+    let hay = "";
+    for (const block of blocks) {
+      const flat = flatText(block);
+      const text = flat.text.replace(/ $/, "");
+      if (!text) continue;
+      if (hay) hay += " ";
+      flats.push({ flat: flat, start: hay.length, end: hay.length + text.length });
+      hay += text;
+    }
+    const ranges = [];
+    let found = 0;
+    for (const piece of pieces) {
+      const needle = collapsed(piece);
+      const at = needle ? hay.indexOf(needle) : -1;
+      if (at < 0) continue;
+      found += 1;
+      for (const f of flats) {
+        const from = Math.max(at, f.start), to = Math.min(at + needle.length, f.end);
+        if (from < to) ranges.push(rangeOf(f.flat, from - f.start, to - from));
+      }
+    }
+    return { ranges: ranges, found: found };
   }
 
   function clear() {
     for (const el of article.querySelectorAll("." + HIGHLIGHT + ", ." + PART)) {
       el.classList.remove(HIGHLIGHT, PART, HAS_PART);
     }
-    if (window.CSS && CSS.highlights) CSS.highlights.delete(RANGE);
+    if (window.CSS && CSS.highlights) {
+      CSS.highlights.delete(RANGE);
+      CSS.highlights.delete(QUOTE);
+    }
+    delete article.dataset.quoted;
   }
 
   function scrollTo(el, smooth) {
@@ -151,25 +204,37 @@
       return;
     }
     for (const block of blocks) block.classList.add(HIGHLIGHT);
-    let first = blocks[0];
+    const customHighlights = window.CSS && CSS.highlights && typeof Highlight === "function";
     const parts = partUnits(blocks, locator.text);
+    let passage = null; // the chunk's words in one long block, as a range
     if (parts.length) {
       for (const block of blocks) block.classList.add(HAS_PART);
       for (const unit of parts) unit.classList.add(PART);
-      first = parts[0];
-    } else if (blocks.length === 1 && window.CSS && CSS.highlights && typeof Highlight === "function") {
-      const range = textRange(blocks[0], locator.text);
-      if (range) {
-        blocks[0].classList.add(HAS_PART);
-        scrollToRange(range, smooth);
-        CSS.highlights.set(RANGE, new Highlight(textRange(blocks[0], locator.text)));
-        first = null;
-      }
+    } else if (blocks.length === 1 && customHighlights && textRange(blocks[0], locator.text)) {
+      blocks[0].classList.add(HAS_PART);
+      passage = function () { return textRange(blocks[0], locator.text); };
     }
-    if (first) scrollTo(first, smooth);
+    const pieces = customHighlights ? locator.quote_pieces || [] : [];
+    const quote = quoteRanges(blocks, pieces);
+    // The quote when there is one, else the passage's start. Scrolling to a range puts a marker into the text
+    // and takes it out again, so the ranges drawn below are made after it.
+    if (quote.found) scrollToRange(quote.ranges[0], smooth);
+    else if (passage) scrollToRange(passage(), smooth);
+    else scrollTo(parts.length ? parts[0] : blocks[0], smooth);
+    if (passage) CSS.highlights.set(RANGE, new Highlight(passage()));
+    if (quote.found) {
+      const emphasis = new Highlight(...quoteRanges(blocks, pieces).ranges);
+      emphasis.priority = 1; // over the passage's own highlight
+      CSS.highlights.set(QUOTE, emphasis);
+    }
+    article.dataset.quoted = String(quote.found); // pieces of the quote found (the browser tests read it)
     article.dataset.highlighted = String(locator.chunk_index);
   }
 
-  document.addEventListener("viewer:select", function (event) { show(event.detail, true); });
-  show(JSON.parse(targetNode.textContent), false);
+  const target = JSON.parse(targetNode.textContent);
+  // The quote belongs to the cited passage: another one chosen in the panel shows without it, the cited one with.
+  document.addEventListener("viewer:select", function (event) {
+    show(target && event.detail && event.detail.chunk_index === target.chunk_index ? target : event.detail, true);
+  });
+  show(target, false);
 })();

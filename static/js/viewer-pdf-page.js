@@ -1,7 +1,8 @@
 // One page of the PDF viewer. It starts as an empty box the size of the page, so a long PDF costs nothing until
 // it is read; the viewer asks it to render (a canvas and a PDF.js text layer) when it comes near the viewport and
 // to release them when it moves far away. Highlight boxes are plain elements above the canvas, recomputed from
-// the chunk's rectangles for every zoom, so they never depend on which pages happen to be rendered.
+// the chunk's rectangles for every zoom, so they never depend on which pages happen to be rendered; the cited
+// quote's boxes (found by the server in the same coordinates) are drawn the same way, above them.
 import { normalizeUnicode, TextLayer } from "pdfjs-dist";
 
 // A page whose canvas would have more pixels than this is rendered at a lower resolution: at 400 % on a 2x screen
@@ -38,6 +39,7 @@ export class PageView {
     this.proxy = null;
     this.base = null; // the page's viewport at scale 1, with its rotation and crop box
     this.rects = [];
+    this.quoteRects = [];
     this.generation = 0; // bumped by every render or release, so a stale render never lands
     this.renderedScale = null;
     this.pending = null;
@@ -88,28 +90,34 @@ export class PageView {
     this.drawHighlights();
   }
 
-  setHighlights(rects) {
+  // The chunk's rectangles and, inside them, the quote's (none once another passage is chosen).
+  setHighlights(rects, quoteRects = []) {
     this.rects = rects;
+    this.quoteRects = quoteRects;
     this.drawHighlights();
   }
 
   drawHighlights() {
-    if (!this.base && this.rects.length) return; // drawn by layout() once the page's geometry is known
+    // drawn by layout() once the page's geometry is known
+    if (!this.base && (this.rects.length || this.quoteRects.length)) return;
     const viewport = this.base && this.viewport();
     this.highlightBox.replaceChildren(
-      ...this.rects.map((rect) => {
-        const box = viewportBox(rect, viewport);
-        const mark = element("div", "pdf-highlight");
-        mark.dataset.page = this.number;
-        Object.assign(mark.style, {
-          left: `${box.left}px`,
-          top: `${box.top}px`,
-          width: `${box.width}px`,
-          height: `${box.height}px`,
-        });
-        return mark;
-      }),
+      ...this.rects.map((rect) => this.mark(rect, viewport, "pdf-highlight")),
+      ...this.quoteRects.map((rect) => this.mark(rect, viewport, "pdf-quote")),
     );
+  }
+
+  mark(rect, viewport, className) {
+    const box = viewportBox(rect, viewport);
+    const mark = element("div", className);
+    mark.dataset.page = this.number;
+    Object.assign(mark.style, {
+      left: `${box.left}px`,
+      top: `${box.top}px`,
+      width: `${box.width}px`,
+      height: `${box.height}px`,
+    });
+    return mark;
   }
 
   // Render at the current zoom unless that is already done or under way. Resolves when the canvas and the text

@@ -1,7 +1,8 @@
 // The PDF viewer. PDF.js reads the document from the file endpoint by byte ranges, so a large PDF arrives piece
 // by piece; only the pages near the viewport get a canvas and a text layer; the cited passage's rectangles are
-// highlighted on every page it spans. The side panel (viewer-panel.js) moves the highlight with a
-// "viewer:select" event. Tests drive and inspect it through window.portalViewer.
+// highlighted on every page it spans and, opened at a citation, the quote it is cited for more strongly. The side
+// panel (viewer-panel.js) moves the highlight with a "viewer:select" event. Tests drive and inspect it through
+// window.portalViewer.
 import { getDocument, GlobalWorkerOptions } from "pdfjs-dist";
 import { PageView } from "portal/viewer-pdf-page";
 
@@ -66,28 +67,37 @@ function fitScale(number) {
   return clamp((scroller.clientWidth - 2 * PAGE_MARGIN) / page.size[0], MIN_SCALE, MAX_SCALE);
 }
 
-// Highlight one passage (a locator, as in #viewer-target or the panel's event) and bring it into view.
+// Highlight one passage (a locator, as in #viewer-target or the panel's event) and bring it into view: the quote
+// it is cited for first, when the viewer was opened at a citation and this is the cited passage.
 async function select(locator) {
   const selection = ++state.selection;
   const rects = locator?.locator_precision === "bbox" ? locator.rects || [] : [];
-  const byPage = new Map(); // page number -> its rectangles, in the chunk's (reading) order
-  for (const rect of rects) {
-    if (rect.page < 1 || rect.page > state.pages.length) continue;
-    byPage.set(rect.page, [...(byPage.get(rect.page) || []), rect]);
-  }
-  for (const page of state.pages) page.setHighlights(byPage.get(page.number) || []);
+  const byPage = onPages(rects);
+  const quotes = onPages(rects.length ? locator.quote_rects || [] : []);
+  for (const page of state.pages) page.setHighlights(byPage.get(page.number) || [], quotes.get(page.number) || []);
   note.hidden = !locator || rects.length > 0;
   // A highlighted page needs its own geometry (rotation, crop box) before its boxes can be placed.
   await Promise.all([...byPage.keys()].map((number) => state.pages[number - 1].load()));
   if (selection !== state.selection) return; // another passage was chosen meanwhile
-  const first = byPage.size ? Math.min(...byPage.keys()) : clamp(locator?.page || 1, 1, state.pages.length);
-  scrollToPage(state.pages[first - 1]);
+  const marked = quotes.size ? quotes : byPage;
+  const first = marked.size ? Math.min(...marked.keys()) : clamp(locator?.page || 1, 1, state.pages.length);
+  scrollToPage(state.pages[first - 1], quotes.size ? ".pdf-quote" : ".pdf-highlight");
   await update();
 }
 
-// The passage's first box a little below the top edge, or the page's top when no box is known.
-function scrollToPage(page) {
-  const marks = [...page.highlightBox.children];
+// Page number -> its rectangles, in the order given (the chunk's reading order, the quote's order).
+function onPages(rects) {
+  const byPage = new Map();
+  for (const rect of rects) {
+    if (rect.page < 1 || rect.page > state.pages.length) continue;
+    byPage.set(rect.page, [...(byPage.get(rect.page) || []), rect]);
+  }
+  return byPage;
+}
+
+// The first of the page's boxes (`selector`) a little below the top edge, or the page's top when it has none.
+function scrollToPage(page, selector) {
+  const marks = [...page.highlightBox.querySelectorAll(selector)];
   const top = marks.length ? Math.min(...marks.map((mark) => mark.offsetTop)) : 0;
   const left = marks.length ? Math.min(...marks.map((mark) => mark.offsetLeft)) : 0;
   scroller.scrollTop = page.div.offsetTop + top - (marks.length ? scroller.clientHeight * 0.15 : PAGE_MARGIN);
@@ -172,8 +182,11 @@ function bindControls() {
   new ResizeObserver(() => {
     if (state.fit && state.pages.length) setZoom(fitScale(), { fit: true }).catch(console.error);
   }).observe(scroller);
-  // A passage chosen while the PDF is still loading is shown once it has loaded.
-  document.addEventListener("viewer:select", (event) => ready.then(() => select(event.detail)).catch(console.error));
+  // A passage chosen while the PDF is still loading is shown once it has loaded; the cited one with its quote.
+  document.addEventListener("viewer:select", (event) => {
+    const cited = target && event.detail?.chunk_index === target.chunk_index;
+    ready.then(() => select(cited ? target : event.detail)).catch(console.error);
+  });
   document.addEventListener("pointerup", () => {
     for (const layer of root.querySelectorAll(".textLayer.selecting")) layer.classList.remove("selecting");
   });
@@ -200,6 +213,14 @@ const ready = open().then(() => {
 ready.catch(() => {}); // shown in the page by fail(); tests still see the rejection through portalViewer.ready
 bindControls();
 
+// The boxes drawn for `selector` (".pdf-highlight", ".pdf-quote") where they are on screen, for the tests.
+function boxes(selector) {
+  return [...root.querySelectorAll(selector)].map((mark) => {
+    const box = mark.getBoundingClientRect();
+    return { page: Number(mark.dataset.page), x: box.x, y: box.y, width: box.width, height: box.height };
+  });
+}
+
 window.portalViewer = {
   ready,
   get scale() {
@@ -215,9 +236,6 @@ window.portalViewer = {
   select,
   idle: update, // resolves once the pages in view are drawn
   rendered: () => state.pages.filter((page) => page.isRendered()).map((page) => page.number),
-  highlights: () =>
-    [...root.querySelectorAll(".pdf-highlight")].map((mark) => {
-      const box = mark.getBoundingClientRect();
-      return { page: Number(mark.dataset.page), x: box.x, y: box.y, width: box.width, height: box.height };
-    }),
+  highlights: () => boxes(".pdf-highlight"),
+  quotes: () => boxes(".pdf-quote"), // the cited quote's boxes, within the highlighted passage
 };

@@ -2,8 +2,9 @@
 
 PDFs are drawn by PDF.js in the browser from the file endpoint (range requests); every other format is rendered
 here as HTML from the same parse that produced its chunks, with the paragraph ids as anchors. Opened from an
-answer (`&message=M&n=K`), the viewer steps through that answer's citations without leaving it. Everything comes
-through the access helpers: a document someone may not read is a 404 here as everywhere.
+answer (`&message=M&n=K`), the viewer steps through that answer's citations without leaving it and emphasises
+the quote of the citation it was opened at (quote_places). Everything comes through the access helpers: a document
+someone may not read is a 404 here as everywhere.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.urls import reverse
 from apps.documents.access import get_document_for_user
 from apps.documents.api.serializers import ChunkPreviewSerializer
 from apps.documents.models import Chunk, Document
+from apps.documents.quote_places import add_quote
 
 
 def locator(chunk: Chunk) -> dict:
@@ -37,7 +39,8 @@ def _int(value: str | None) -> int | None:
 
 
 def _answer_steps(request: HttpRequest, document: Document) -> dict | None:
-    """The citations of the answer the viewer was opened from, for previous/next; None outside an answer."""
+    """The citations of the answer the viewer was opened from, for previous/next, and the one it was opened at
+    (`citation`, with its status); None outside an answer."""
     message_id, n = _int(request.GET.get("message")), _int(request.GET.get("n"))
     if message_id is None or n is None:
         return None
@@ -48,21 +51,24 @@ def _answer_steps(request: HttpRequest, document: Document) -> dict | None:
     message = Message.objects.filter(pk=message_id, conversation__in=conversations_for_user(request.user)).first()
     if message is None:
         return None  # not theirs (or gone): the viewer still opens, without the answer's steps
-    steps = []
+    steps, cited = [], None
     for citation in with_status(message.result.get("citations", [])):
         if citation["status"] in ("deleted", "changed"):
             continue
+        if citation["n"] == n and citation["document_id"] == document.pk:
+            cited = citation
         steps.append(
             {
                 "n": citation["n"],
                 "title": citation["title"] or citation["source"],
                 "url": viewer_url(citation["document_id"], citation["chunk_index"], message.pk, citation["n"]),
-                "current": citation["n"] == n and citation["document_id"] == document.pk,
+                "current": citation is cited,
             }
         )
     position = next((i for i, step in enumerate(steps) if step["current"]), None)
     return {
         "message": message,
+        "citation": cited,
         "steps": steps,
         "previous": steps[position - 1] if position else None,
         "next": steps[position + 1] if position is not None and position + 1 < len(steps) else None,
@@ -75,16 +81,19 @@ def document_viewer(request: HttpRequest, document_id: int) -> HttpResponse:
     document, rights = get_document_for_user(request.user, document_id)
     total = document.chunks.count()
     index = _int(request.GET.get("chunk")) or 0
-    target = document.chunks.filter(chunk_index=min(max(index, 0), max(total - 1, 0))).first()
+    chunk = document.chunks.filter(chunk_index=min(max(index, 0), max(total - 1, 0))).first()
+    target = locator(chunk) if chunk else None
+    answer = _answer_steps(request, document)
+    add_quote(target, answer and answer["citation"], document)
     context = {
         "document": document,
         "collection": document.collection,
         "rights": rights,
-        "target": locator(target) if target else None,
+        "target": target,
         "total_chunks": total,
         "file_url": reverse("api-document-file", args=[document.pk]),
         "preview_url": reverse("api-document-preview", args=[document.pk]),
-        "answer": _answer_steps(request, document),
+        "answer": answer,
     }
     if document.doc_type == "pdf":
         return render(request, "documents/viewer_pdf.html", context)
