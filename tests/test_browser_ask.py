@@ -70,6 +70,7 @@ def test_an_answer_streams_in_and_its_badges_open_their_sources(
     message_id = address[2]
     assert page.locator(".source-card").count() >= 1
     assert page.locator(".history .conversation-links a:has-text('maternal history')").count() == 1
+    assert "1 question" in page.locator(".history .conversation-links li").first.inner_text()  # as on a reload
 
     # hovering a badge shows its quote; clicking it highlights its card
     quote = badge.get_attribute("title")

@@ -145,7 +145,8 @@
     const link = element("a", "", question);
     link.href = url.split("#")[0];
     const item = element("li");
-    item.append(link);
+    // The same line the page draws for older conversations (templates/citations/ask.html).
+    item.append(link, " ", element("span", "muted small", "1 question · just now"));
     list.prepend(item);
   }
 
