@@ -10,6 +10,7 @@ from ..blocks import Block, ParsedDocument, Rect
 from ..errors import ParseError
 from ..textutil import clean_inline, normalise_for_match
 from . import pdf_layout as layout  # superscript citations: body_size, footnote_labels, line_text
+from .pdf_byline import first_page_authors, is_placeholder_author
 from .pdf_headings import style_headings
 from .pdf_identifiers import first_page_arxiv_id, first_page_journal, first_page_year
 from .pdf_layout import RawBlock, RawLine, drop_running_lines, reading_order, split_side_by_side
@@ -220,18 +221,22 @@ def _match_heading(candidates: list[list], text: str) -> int | None:
 def _metadata(doc: pymupdf.Document, pages: list[list[RawBlock]]) -> dict:
     meta = doc.metadata or {}
     out: dict = {}
+    first_page = pages[0] if pages else []
     title = clean_inline(meta.get("title") or "")
     # Producers often put a file name or a job id here ("8763205.dvi"); that is not a title.
     if title and not _JUNK_TITLE_RE.search(title) and re.search(r"[^\W\d_]{3}", title):
         out["title"] = title
     else:
-        guess = _first_page_title(pages[0] if pages else [])
+        guess = _first_page_title(first_page)
         if guess:
             out["title"] = guess
             out["title_guessed"] = True
     author = clean_inline(meta.get("author") or "")
-    if author:
+    if not is_placeholder_author(author):
         out["authors"] = _split_authors(author)
+    elif byline := first_page_authors(first_page[_title_run(first_page)[1] :], doc[0], _TEXT_FLAGS):
+        out["authors"] = byline  # BMC and others leave the field empty; the page names them
+        out["authors_guessed"] = True
     doi = _first_page_doi(doc[0])
     if doi:
         out["doi"] = doi
@@ -277,17 +282,24 @@ def _first_page_title(blocks: list[RawBlock]) -> str | None:
     if not blocks:
         return None
     body = sorted(b.max_size for b in blocks)[len(blocks) // 2]
-    start = max(range(len(blocks)), key=lambda i: blocks[i].max_size)
+    start, end = _title_run(blocks)
     size = blocks[start].max_size
-    parts = [blocks[start].text]
-    for block in blocks[start + 1 :]:
-        if abs(block.max_size - size) > 0.5:
-            break
-        parts.append(block.text)
-    text = " ".join(parts)
+    text = " ".join(block.text for block in blocks[start:end])
     if size >= 1.3 * body and 10 <= len(text) <= 300 and not _CAPTION_RE.match(text):
         return text
     return None
+
+
+def _title_run(blocks: list[RawBlock]) -> tuple[int, int]:
+    """[start, end) of the consecutive blocks set in page 1's largest type: the title, or a journal
+    logo above it. The byline is looked for after it."""
+    if not blocks:
+        return 0, 0
+    start = max(range(len(blocks)), key=lambda i: blocks[i].max_size)
+    end = start + 1
+    while end < len(blocks) and abs(blocks[end].max_size - blocks[start].max_size) <= 0.5:
+        end += 1
+    return start, end
 
 
 PARSER = PdfParser()
