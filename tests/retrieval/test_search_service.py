@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 
 import pytest
 from django.db import transaction
 
 from apps.documents.models import Chunk, Collection, Document
 from apps.documents.services.bulk import TextItem, add_texts
-from apps.documents.services.documents import document_delete
+from apps.documents.services.documents import collection_delete, document_delete
 from apps.retrieval.keyword import store
 from apps.retrieval.models import IndexChange, KeywordSnapshot
 from apps.retrieval.search.fusion import reciprocal_rank_fusion
@@ -264,6 +265,31 @@ def test_search_never_loads_a_deleted_collections_index(library, personas, colle
     Collection.objects.filter(pk=collection.pk).delete()
     assert not KeywordSnapshot.objects.filter(pk=collection.pk).exists()
     assert not store.refresh_snapshot(collection.pk)
+
+
+def test_a_snapshot_saved_while_its_collection_is_being_deleted_never_breaks_the_delete(library, collection):
+    # seen once in a test run: a worker's snapshot of a collection whose delete had not committed yet made the
+    # delete fail its foreign-key check at commit
+    from django.db import connection
+
+    saved: list[bool] = []
+
+    def save_in_a_worker() -> None:
+        try:
+            saved.append(store.refresh_snapshot(collection.pk, force=True))
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=save_in_a_worker)
+    with transaction.atomic():  # the delete, not yet committed
+        collection_delete(collection=Collection.objects.get(pk=collection.pk))
+        worker.start()
+        worker.join(1.0)
+        assert worker.is_alive()  # the snapshot waits for the collection's row instead of writing beside the delete
+    worker.join(30)
+    assert saved == [False]  # it then finds the collection gone
+    assert not Collection.objects.filter(pk=collection.pk).exists()
+    assert not KeywordSnapshot.objects.exists()
 
 
 # ---- rerank through the service -------------------------------------------------------------------------------

@@ -28,6 +28,9 @@ def collection_delete(*, collection: Collection) -> None:
     files = [(d.file.storage, d.file.name) for d in collection.documents.only("file")]
     collection_id = collection.pk
     with transaction.atomic():
+        # Locked before Django collects what to delete with it, so a worker saving the collection's keyword
+        # snapshot either finished first (and the snapshot is collected) or waits and then finds it gone.
+        Collection.objects.select_for_update().filter(pk=collection_id).values_list("pk", flat=True).first()
         collection.delete()
 
         def delete_files() -> None:

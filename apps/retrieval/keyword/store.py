@@ -144,11 +144,14 @@ def refresh_snapshot(collection_id: int, *, force: bool = False) -> bool:
             return False
         data, upto, count = entry.index.to_bytes(), entry.upto, len(entry.index)
     with transaction.atomic():
+        # The collection's row first, as collection_delete locks it: a delete under way makes this wait and then
+        # find it gone, and a delete that comes later waits for this snapshot and deletes it too. (Writing one for
+        # a collection whose delete had not committed broke that delete at its foreign-key check.)
+        if Collection.objects.select_for_update().filter(pk=collection_id).values_list("pk", flat=True).first() is None:
+            return False
         current = KeywordSnapshot.objects.select_for_update().filter(pk=collection_id).first()
         if current is not None and current.upto_change >= upto and not stale_format:
             return False  # another worker saved a newer one meanwhile
-        if not Collection.objects.filter(pk=collection_id).exists():
-            return False
         KeywordSnapshot.objects.update_or_create(
             collection_id=collection_id,
             defaults={
