@@ -61,6 +61,12 @@ def test_sentences_end_at_paragraph_breaks_and_after_acronyms_but_not_after_a_he
         "A title line without a full stop",  # used to run into the abstract's first sentence
         "The abstract starts here.",
     ]
+    # a structured abstract's next section, after a sentence that has no full stop
+    assert sentences("Risk fell (HR, 0.42; P=.02) CONCLUSION Among patients, MSCs helped. DNA RESULTS were read.") == [
+        "Risk fell (HR, 0.42; P=.02)",
+        "CONCLUSION Among patients, MSCs helped.",
+        "DNA RESULTS were read.",  # a label word inside a sentence, not followed by a capital, stays
+    ]
 
 
 @pytest.mark.parametrize(

@@ -42,6 +42,8 @@ _LABEL_WORDS = (
 _LABEL_JOIN = r"(?:\s*,\s*(?:(?i:and)\s+|&\s+)?|\s+(?:(?i:and|of)|&)\s+)"
 _LABEL_CAPITALS = re.compile(rf"^(?:{_LABEL_WORDS.upper()})(?:{_LABEL_JOIN}[A-Z]{{3,}})*\s*:?\s+(?=\S)")
 _LABEL_WITH_COLON = re.compile(rf"^(?:{_LABEL_WORDS})(?:{_LABEL_JOIN}[a-z]{{3,}})*\s*:\s+(?=\S)", re.I)
+# A section of a structured abstract may follow the last one without a full stop ("… P=.02) CONCLUSION Among …").
+_LABEL_AHEAD = re.compile(rf"\s+(?=(?:{_LABEL_WORDS.upper()})(?:{_LABEL_JOIN}[A-Z]{{3,}})*\s*:?\s+[A-Z])")
 
 
 @dataclass
@@ -67,9 +69,9 @@ def citation_id(document_id: int, chunk_id: int, occurrence: int = 0) -> str:
 
 def sentences(text: str) -> list[str]:
     """The sentences of `text` (whitespace collapsed), not split after abbreviations or a heading's number, and
-    always split at a paragraph break."""
+    always split at a paragraph break and before a structured abstract's label."""
     out: list[str] = []
-    for paragraph in _PARAGRAPH_BREAK.split(text):
+    for paragraph in (p for block in _PARAGRAPH_BREAK.split(text) for p in _LABEL_AHEAD.split(block)):
         paragraph = " ".join(paragraph.split())
         start = 0
         for match in _SENTENCE_END.finditer(paragraph):
