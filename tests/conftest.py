@@ -213,12 +213,14 @@ def _worker_idle_after_test(request):
     finally:
         after_task_publish.disconnect(count)
     if transactional:
-        # Jobs a test left "not queued" (the broker made to fail) would be sent by the worker's own periodic sweep
-        # (apps/documents/worker_steps.py), which no publish signal here sees: take them out of its reach first.
-        from apps.documents.models import IngestJob
+        # Jobs a test left "not queued" and relinks it left stale (the broker made to fail) would be sent by the
+        # worker's own periodic sweep (apps/documents/worker_steps.py), which no publish signal here sees: take
+        # them out of its reach first.
+        from apps.documents.models import Collection, IngestJob
         from apps.documents.services.ingest import NOT_QUEUED
 
         IngestJob.objects.filter(error=NOT_QUEUED).update(error="left by a test")
+        Collection.objects.filter(links_stale=True).update(links_stale=False)
     if not transactional or not (published or "celery_worker_available" in request.fixturenames):
         return
     import time

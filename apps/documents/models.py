@@ -16,6 +16,9 @@ class Collection(models.Model):
     # The id of the collection's last IndexChange (apps.retrieval): search caches and keyword indexes compare it
     # to know whether what they hold is still current.
     index_version = models.BigIntegerField(default=0, editable=False)
+    # The reference links wait for a relink whose task could not be queued (the broker was away): the worker's
+    # periodic sweep sends it (apps.citations.services.linking.relink_requeue_stale).
+    links_stale = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["name"]

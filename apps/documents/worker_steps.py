@@ -1,10 +1,12 @@
-"""A worker boot step that sends again the ingest jobs whose message never reached the broker.
+"""A worker boot step that sends again the tasks whose message never reached the broker.
 
-An upload made while Redis was away is stored with its job marked NOT_QUEUED (services.ingest.ingest_publish).
-Nobody else would ever send it: this step does, each time the worker's consumer (re)connects to the broker —
-Celery restarts the consumer's steps after a lost connection, so "Redis is back" is exactly when `start` runs —
-and every REQUEUE_INTERVAL seconds, which covers an upload that failed while this worker stayed connected. No beat
-process is needed. Several workers may run it together: each job is claimed once before it is sent.
+An upload made while Redis was away is stored with its job marked NOT_QUEUED (services.ingest.ingest_publish); a
+change to a collection made then leaves its reference links marked stale (citations.services.linking
+.relink_publish). Nobody else would ever send those: this step does, each time the worker's consumer (re)connects
+to the broker — Celery restarts the consumer's steps after a lost connection, so "Redis is back" is exactly when
+`start` runs — and every REQUEUE_INTERVAL seconds, which covers a publish that failed while this worker stayed
+connected. No beat process is needed. Several workers may run it together: each job or relink is claimed once
+before it is sent. (Keyword snapshots need no sweep: search replays the change log past the last snapshot.)
 """
 
 from __future__ import annotations
@@ -19,19 +21,23 @@ REQUEUE_INTERVAL = 60.0  # seconds
 
 
 def requeue_unsent_jobs() -> None:
-    """Send the NOT_QUEUED jobs; never raises (it runs in the consumer, whose loop must go on)."""
+    """Send the NOT_QUEUED jobs and the stale relinks; never raises (it runs in the consumer, whose loop must go
+    on)."""
     from django.db import DatabaseError, close_old_connections, connections
 
+    from apps.citations.services.linking import relink_requeue_stale
     from apps.documents.services.ingest import ingest_requeue_unsent
 
     try:
         close_old_connections()
         if sent := ingest_requeue_unsent():
             log.warning("re-sent %d ingest job(s) that could not be queued earlier", sent)
+        if sent := relink_requeue_stale():
+            log.warning("re-sent %d relink(s) of reference links that could not be queued earlier", sent)
     except DatabaseError as exc:  # the database is away (or not created yet): the next sweep tries again
-        log.warning("could not look for unqueued ingest jobs: %s", exc)
+        log.warning("could not look for unqueued tasks: %s", exc)
     except Exception:
-        log.warning("could not re-send unqueued ingest jobs; trying again later", exc_info=True)
+        log.warning("could not re-send unqueued tasks; trying again later", exc_info=True)
     finally:
         # The consumer's process forks the pool's children: it keeps no database connection open between sweeps.
         connections.close_all()

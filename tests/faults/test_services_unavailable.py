@@ -36,10 +36,13 @@ LONG_PAPER = "sci-pdf-jats/papers/PMC4417228/paper.pdf"  # 22 pages: seconds of 
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never through a proxy
 
 
-def request(url: str, *, headers: dict[str, str], data: bytes | None = None) -> tuple[int, dict, str]:
+def request(
+    url: str, *, headers: dict[str, str], data: bytes | None = None, method: str | None = None
+) -> tuple[int, dict, str]:
     """(status, headers, body) of one HTTP request; error statuses are answers here, not exceptions."""
     try:
-        with _OPENER.open(urllib.request.Request(url, data=data, headers=headers), timeout=180) as response:
+        asked = urllib.request.Request(url, data=data, headers=headers, method=method)
+        with _OPENER.open(asked, timeout=180) as response:
             return response.status, dict(response.headers), response.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), error.read().decode()
@@ -191,6 +194,7 @@ def test_with_redis_cut_uploads_wait_search_degrades_and_the_worker_catches_up(
     workers, web_server, redis_proxy, collection, personas
 ):
     add_texts(collection, [TextItem("lions.txt", "Asiatic lions", "The Asiatic lion survives in the Gir forest.")])
+    [old] = add_texts(collection, [TextItem("old.txt", "Old notes", "Notes nobody needs any more.")])
     base = web_server(redis_port=redis_proxy.port)
     worker = workers("redis", redis_port=redis_proxy.port)
     editor = personas["editor"]
@@ -207,11 +211,18 @@ def test_with_redis_cut_uploads_wait_search_degrades_and_the_worker_catches_up(
     )
     assert status == 200, body[:500]
     assert [hit["title"] for hit in json.loads(body)["results"]][:1] == ["Asiatic lions"]
+    # a delete is done, and the relink it needs is marked for later rather than lost
+    status, _, body = request(f"{base}/api/v1/documents/{old.pk}/", method="DELETE", headers=token_header(editor))
+    assert status == 204, body[:500]
+    collection.refresh_from_db()
+    assert collection.links_stale
 
     redis_proxy.restore()
     # the worker reconnects by itself and sends the job that could not be queued
     assert wait_until_finished(created["id"]).status == DocumentStatus.READY
     assert "re-sent 1 ingest job" in worker.log_text()
+    # and the relink (the test suite's own worker may sweep first: what counts is that it was sent)
+    wait_for(lambda: not Collection.objects.get(pk=collection.pk).links_stale, "the stale relink to be sent", 90)
     # and takes work queued after the cut, as the same process that lived through it
     status, later = api_upload(base, editor, "later.md", b"# Later\n\nQueued after Redis came back.\n")
     assert status == 201 and "is being read" in later["message"]

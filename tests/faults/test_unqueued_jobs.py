@@ -10,8 +10,10 @@ import pytest
 from django.core.management import call_command
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
+from apps.citations import tasks as citation_tasks
+from apps.citations.services.linking import relink_requeue_stale
 from apps.documents import tasks
-from apps.documents.models import DocumentStatus, IngestJob, JobStage
+from apps.documents.models import Collection, DocumentStatus, IngestJob, JobStage
 from apps.documents.services.ingest import NOT_QUEUED, ingest_requeue_unsent
 from apps.documents.services.uploads import document_add
 
@@ -76,13 +78,19 @@ def test_a_job_the_worker_already_started_is_not_sent_again(broker, collection, 
     assert ingest_requeue_unsent() == 0 and broker.sent == []
 
 
-def test_resume_ingest_unsent_sends_them_and_says_how_many(broker, collection, django_capture_on_commit_callbacks):
+def test_resume_ingest_unsent_sends_them_and_says_how_many(
+    broker, collection, django_capture_on_commit_callbacks, monkeypatch
+):
     broker.down = True
     _add(collection, "a.txt", django_capture_on_commit_callbacks)
     broker.down = False
     out = StringIO()
+    Collection.objects.filter(pk=collection.pk).update(links_stale=True)  # a relink that could not be queued
+    sent: list[int] = []
+    monkeypatch.setattr(citation_tasks.relink_collection, "delay", sent.append)
     call_command("resume_ingest", unsent=True, stdout=out)
     assert "Sent 1 job(s)" in out.getvalue() and len(broker.sent) == 1
+    assert "Sent 1 relink(s)" in out.getvalue() and sent == [collection.pk]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -105,7 +113,6 @@ def test_a_delete_while_the_broker_is_away_is_done_and_says_so_plainly(monkeypat
     answers 204, the failure is logged; search replays the change log, so nothing reads the deleted document."""
     from django.urls import reverse
 
-    from apps.citations import tasks as citation_tasks
     from apps.documents.models import Document
     from apps.retrieval import tasks as retrieval_tasks
 
@@ -118,3 +125,17 @@ def test_a_delete_while_the_broker_is_away_is_done_and_says_so_plainly(monkeypat
     assert response.status_code == 204
     assert not Document.objects.filter(pk=document.pk).exists()
     assert "Error 111" in caplog.text  # logged by the robust on-commit callbacks
+    # the relink is not lost: the collection's links are marked stale for the worker's sweep
+    collection = document.collection
+    collection.refresh_from_db()
+    assert collection.links_stale
+    assert relink_requeue_stale() == 0  # still away: it stays marked
+    collection.refresh_from_db()
+    assert collection.links_stale
+
+    sent: list[int] = []
+    monkeypatch.setattr(citation_tasks.relink_collection, "delay", sent.append)
+    assert relink_requeue_stale() == 1 and sent == [collection.pk]
+    collection.refresh_from_db()
+    assert not collection.links_stale
+    assert relink_requeue_stale() == 0 and sent == [collection.pk]  # never twice

@@ -6,6 +6,7 @@ In order: DOI equality; the document's normalised title (30+ characters) inside 
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -14,7 +15,10 @@ from difflib import SequenceMatcher
 from django.db import transaction
 
 from apps.citations.models import MatchMethod, Reference
-from apps.documents.models import Document, DocumentStatus
+from apps.documents.models import Collection, Document, DocumentStatus
+from portal.broker import BROKER_ERRORS
+
+log = logging.getLogger(__name__)
 
 MIN_TITLE_CHARS = 30
 MIN_SURNAME_CHARS = 6
@@ -105,7 +109,30 @@ def collection_relink(*, collection_id: int) -> int:
 
 def relink_enqueue(collection_id: int) -> None:
     """Ask a worker to recompute the collection's links once the current transaction has committed."""
+    # robust: the change is committed; nothing after it may turn it into an error (relink_publish logs instead).
+    transaction.on_commit(lambda: relink_publish(collection_id), robust=True)
+
+
+def relink_publish(collection_id: int) -> bool:
+    """Send the relink task. When the broker cannot be reached the collection is marked `links_stale` instead,
+    and relink_requeue_stale (the worker's sweep) sends it once the broker is back. Returns whether it went out."""
     from apps.citations.tasks import relink_collection
 
-    # robust: the change is committed; a broker that is away must not turn it into an error (logged instead).
-    transaction.on_commit(lambda: relink_collection.delay(collection_id), robust=True)
+    try:
+        relink_collection.delay(collection_id)
+    except BROKER_ERRORS:
+        log.warning("relink of collection %s could not be queued: the broker is unreachable", collection_id)
+        Collection.objects.filter(pk=collection_id).update(links_stale=True)
+        return False
+    return True
+
+
+def relink_requeue_stale() -> int:
+    """Send the relinks whose publish failed; returns how many went out. Each collection is claimed by one
+    conditional UPDATE before it is sent, so several workers sweeping together send it once."""
+    sent = 0
+    for collection_id in Collection.objects.filter(links_stale=True).order_by("pk").values_list("pk", flat=True):
+        claimed = Collection.objects.filter(pk=collection_id, links_stale=True).update(links_stale=False)
+        if claimed and relink_publish(collection_id):
+            sent += 1
+    return sent

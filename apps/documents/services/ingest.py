@@ -13,7 +13,6 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
-from kombu.exceptions import OperationalError as KombuOperationalError
 
 from apps.citations.services.linking import relink_enqueue
 from apps.citations.services.references import store_references
@@ -21,6 +20,7 @@ from apps.documents.models import Chunk, Document, DocumentStatus, IngestJob, Jo
 from apps.documents.parsing import ChunkDraft, ParseError
 from apps.documents.services.reading import document_read
 from apps.retrieval.services.changes import record_change
+from portal.broker import BROKER_ERRORS
 from portal.laps import Laps
 
 log = logging.getLogger(__name__)
@@ -28,8 +28,6 @@ _BATCH = 200
 FINISHED = (JobStage.DONE, JobStage.FAILED)
 # IngestJob.error of a job whose message never reached the broker (Redis was away when it was made).
 NOT_QUEUED = "Not queued yet: the task queue could not be reached. Reading starts as soon as it is back."
-# What publishing raises when the broker is away (kombu turns the Redis client's errors into its own).
-BROKER_ERRORS = (KombuOperationalError, ConnectionError, TimeoutError)
 # Chunks handed to the model per call: large enough for sentence-transformers to sort them by length (less
 # padding), small enough for the progress bar to move; the model itself runs batches of 32.
 _EMBED_CALL = 128

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from apps.citations.services.linking import relink_requeue_stale
 from apps.documents.models import Document, DocumentStatus, IngestJob, JobStage
 from apps.documents.services.ingest import ingest_enqueue, ingest_requeue_unsent
 
@@ -17,13 +18,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--unsent",
             action="store_true",
-            help="only send the jobs that could not be queued while the broker was away (safe while workers run; "
-            "the workers also do this themselves when they reconnect)",
+            help="only send the jobs and reference relinks that could not be queued while the broker was away (safe "
+            "while workers run; the workers also do this themselves when they reconnect)",
         )
 
     def handle(self, *args, **options) -> None:
         if options["unsent"]:
             self.stdout.write(f"Sent {ingest_requeue_unsent()} job(s) that could not be queued earlier.")
+            self.stdout.write(f"Sent {relink_requeue_stale()} relink(s) of reference links that could not be queued.")
             return
         stuck = Document.objects.filter(status__in=[DocumentStatus.PENDING, DocumentStatus.PROCESSING])
         count = 0
