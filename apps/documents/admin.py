@@ -52,6 +52,11 @@ class DocumentAdmin(admin.ModelAdmin):
     readonly_fields = ["sha256", "size", "status", "error", "chunk_count", "page_count", "file"]
     inlines = [IngestJobInline]
 
+    def save_model(self, request, obj: Document, form, change: bool) -> None:
+        # A title or authors a person wrote are no longer the guess ingestion read off the first page.
+        obj.guessed = [name for name in obj.guessed if name not in form.changed_data]
+        super().save_model(request, obj, form, change)
+
     def delete_model(self, request, obj: Document) -> None:
         document_delete(document=obj)
 

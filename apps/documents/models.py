@@ -70,6 +70,9 @@ class Document(models.Model):
     year = models.PositiveSmallIntegerField(null=True, blank=True)
     journal = models.CharField(max_length=300, blank=True)
     doi = models.CharField(max_length=200, blank=True, db_index=True)
+    # Which of title and authors ingestion read off the first page because the file's metadata had none: the
+    # document page says so, so a reader knows to check them. A person's or Zotero's value clears the mark.
+    guessed = models.JSONField(default=list, blank=True, editable=False)
     zotero_key = models.CharField(max_length=16, blank=True, help_text="Zotero item key, for zotero:// links")
     original_name = models.CharField(max_length=255)
     file = models.FileField(upload_to=_upload_path, max_length=500)

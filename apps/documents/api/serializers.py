@@ -33,6 +33,12 @@ class IngestJobSerializer(serializers.ModelSerializer):
 
 class DocumentSerializer(serializers.ModelSerializer):
     collection = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    authors = serializers.ListField(child=serializers.CharField(), read_only=True)
+    guessed = serializers.ListField(
+        child=serializers.ChoiceField(choices=["title", "authors"]),
+        read_only=True,
+        help_text="which of title and authors were read from the first page (the file's metadata names none)",
+    )
     job = serializers.SerializerMethodField()
     file_url = serializers.SerializerMethodField()
 
@@ -42,6 +48,11 @@ class DocumentSerializer(serializers.ModelSerializer):
             "id",
             "collection",
             "title",
+            "authors",
+            "year",
+            "journal",
+            "doi",
+            "guessed",
             "original_name",
             "doc_type",
             "size",
@@ -55,6 +66,7 @@ class DocumentSerializer(serializers.ModelSerializer):
             "job",
             "file_url",
         ]
+        read_only_fields = ["year", "journal", "doi"]
 
     @extend_schema_field(IngestJobSerializer(allow_null=True, help_text="the latest ingest job and its progress"))
     def get_job(self, document: Document) -> dict | None:

@@ -147,13 +147,19 @@ def centroid(rows: list[Chunk]):
 
 
 def _metadata_updates(document: Document, found: dict) -> dict:
-    """What the file says about itself fills only empty fields: a person's (or Zotero's) values win."""
+    """What the file says about itself fills only empty fields: a person's (or Zotero's) values win. Title and
+    authors read off the first page (the parser's `title_guessed`, `authors_guessed`) are marked as guessed."""
     updates: dict = {}
+    guessed = set(document.guessed)
     if not document.title and found.get("title"):
         updates["title"] = str(found["title"])[:500]
+        guessed = guessed - {"title"} | ({"title"} if found.get("title_guessed") else set())
     if not document.authors and found.get("authors"):
         authors = found["authors"]
         updates["authors"] = [authors] if isinstance(authors, str) else list(authors)
+        guessed = guessed - {"authors"} | ({"authors"} if found.get("authors_guessed") else set())
+    if guessed != set(document.guessed):
+        updates["guessed"] = sorted(guessed)
     if document.year is None and str(found.get("year") or "").isdigit():
         updates["year"] = int(found["year"])
     for name, limit in (("journal", 300), ("doi", 200)):

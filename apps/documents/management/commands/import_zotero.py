@@ -67,6 +67,7 @@ class Command(BaseCommand):
             journal=item.journal[:300],
             doi=item.doi[:200],
             zotero_key=item.key,
+            guessed=[],  # nothing of it is guessed
         )
         self.stdout.write(result.message)
         job = result.document.latest_job() if result.outcome != "duplicate" else None
