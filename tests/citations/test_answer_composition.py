@@ -69,6 +69,18 @@ def test_sentences_end_at_paragraph_breaks_and_after_acronyms_but_not_after_a_he
     ]
 
 
+def test_a_heading_inside_a_passage_is_not_glued_to_the_claim_after_it():
+    # a paragraph break ends a sentence in the answer too, not only in the card's quote
+    hit = make_hit(
+        section="Results",
+        heading_path=["Results"],
+        text="Results\n\nBones were dated by radiocarbon in two labs.\n\nLion range in Asia\n\n"
+        "Asiatic lions once ranged from Greece to India.",
+    )
+    text, _ = _compose("Where did Asiatic lions range?", [Evidence(1, hit)])
+    assert text == "Asiatic lions once ranged from Greece to India [1]."
+
+
 @pytest.mark.parametrize(
     "sentence,claim",
     [

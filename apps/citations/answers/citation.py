@@ -102,6 +102,15 @@ def heading_prefix(section: str, heading_path: list[str]) -> re.Pattern | None:
     return re.compile(rf"(?:\d+(?:\.\d+)*\.?\s*)?(?:{alternatives})s?\s*[:.]?\s+(?=(?-i:[A-Z0-9]))", re.I)
 
 
+def without_heading(text: str, section: str, heading_path: list[str]) -> str:
+    """`text` (a chunk, or one of its sentences) without the section heading it starts with ("2. Results and
+    Discussion The …"), whitespace collapsed within paragraphs and the paragraph breaks kept for sentences()."""
+    text = "\n\n".join(" ".join(paragraph.split()) for paragraph in _PARAGRAPH_BREAK.split(text.strip()))
+    if (headings := heading_prefix(section, heading_path)) and (head := headings.match(text)):
+        return text[head.end() :]
+    return text
+
+
 # A quote holds the whole sentence it backs: as long as the longest sentence an extractive answer takes (600),
 # twice the card's `content` excerpt (CONTENT_CHARS), so a card never cuts the very words the answer repeats.
 QUOTE_CHARS = 2 * CONTENT_CHARS
@@ -132,9 +141,8 @@ def from_hit(hit: SearchHit, n: int, quote: str, occurrence: int = 0) -> Citatio
 
     Ingest sets a page only where the source has pages (PDF), so a card shows one only when it is real."""
     shared = {f.name: copy(getattr(hit, f.name)) for f in fields(ChunkSource)}
-    if (headings := heading_prefix(hit.section, hit.heading_path)) and (head := headings.match(quote)):
-        quote = quote[head.end() :]  # the chunk's own heading, glued to its first sentence, is not quoted
-    quote = without_label(quote)
+    # The chunk's own heading, glued to its first sentence, is not quoted.
+    quote = without_label(without_heading(quote, hit.section, hit.heading_path))
     return Citation(
         **shared,
         n=n,

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from apps.citations.answers import similarity
-from apps.citations.answers.citation import heading_prefix, sentences, without_label
+from apps.citations.answers.citation import sentences, without_heading, without_label
 from apps.citations.answers.language import detect
 from apps.citations.answers.types import ComposeRequest, Conflict
 
@@ -117,7 +117,8 @@ class ExtractiveComposer:
     def candidates(self, request: ComposeRequest) -> list[Candidate]:
         out = []
         for rank, evidence in enumerate(request.evidence):
-            for position, text in enumerate(sentences(_without_heading(evidence.hit))):
+            hit = evidence.hit
+            for position, text in enumerate(sentences(without_heading(hit.text, hit.section, hit.heading_path))):
                 text = without_label(_SOURCE_MARKERS.sub("", text).strip())
                 if position == 0 and text[:1].islower():
                     continue  # the chunk starts mid-sentence
@@ -204,15 +205,6 @@ class ExtractiveComposer:
             yield joiner + _marked(c.text, c.number)
         for c in conflicts:
             yield Conflict(text=_marked(c.text, c.number))
-
-
-def _without_heading(hit) -> str:
-    """The chunk's text without the section heading it starts with ("2. Results and Discussion The …"): a
-    numbered heading would otherwise split off as a sentence "2." and glue its words to the next one."""
-    text = " ".join(hit.text.split())
-    if (headings := heading_prefix(hit.section, hit.heading_path)) and (head := headings.match(text)):
-        return text[head.end() :]
-    return text
 
 
 def _marked(sentence: str, number: int) -> str:
