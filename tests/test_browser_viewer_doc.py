@@ -111,6 +111,11 @@ def test_the_side_panel_moves_the_highlight_in_a_docx(page, live_server, ingest)
     assert [block["id"] for block in shown] == _para_ids(table)
     assert "Can manage members" in shown[0]["text"]
     page.wait_for_selector(".panel-chunk.is-target")
+    # the panel names the place as the source cards do: paragraphs counted from 1
+    first = table.para_start + 1
+    place = f"§ {table.section} · paragraph {first}" if table.para_end == table.para_start else None
+    shown_place = page.inner_text(".panel-chunk.is-target .muted")
+    assert shown_place == (place or f"§ {table.section} · paragraphs {first}–{table.para_end + 1}"), shown_place
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOT))
 

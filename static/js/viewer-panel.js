@@ -10,25 +10,6 @@
   if (!target) return;
   const list = panel.querySelector(".panel-chunks");
 
-  // The same words as the source cards (apps/retrieval/views.place_label): page, then lines (rows in a
-  // spreadsheet), then paragraphs counted from 1.
-  function span(one, many, first, last) {
-    return last !== null && last !== undefined && last !== first ? many + " " + first + "–" + last : one + " " + first;
-  }
-
-  function where(item) {
-    const parts = [];
-    if (item.section) parts.push("§ " + item.section);
-    if (item.page) parts.push(item.page_end && item.page_end !== item.page ? "pp. " + item.page + "–" + item.page_end : "p. " + item.page);
-    else if (item.line_start) {
-      const rows = panel.dataset.docType === "xlsx";
-      parts.push(span(rows ? "row" : "line", rows ? "rows" : "lines", item.line_start, item.line_end));
-    } else if (item.para_start !== null && item.para_start !== undefined) {
-      parts.push(span("paragraph", "paragraphs", item.para_start + 1, item.para_end === null ? null : item.para_end + 1));
-    }
-    return parts.join(" · ");
-  }
-
   function select(item, row) {
     for (const other of list.querySelectorAll(".is-target")) other.classList.remove("is-target");
     row.classList.add("is-target");
@@ -48,7 +29,7 @@
       row.tabIndex = 0;
       const head = document.createElement("div");
       head.className = "muted small";
-      head.textContent = where(item) || "passage " + (chunk.chunk_index + 1);
+      head.textContent = chunk.place || "passage " + (chunk.chunk_index + 1); // as the source cards say it
       const text = document.createElement("p");
       text.className = "panel-text";
       text.textContent = chunk.text;

@@ -113,7 +113,7 @@ def test_the_preview_gives_each_passage_its_section_page_and_locator(api_client_
     assert chunk["is_target"] and chunk["chunk_index"] == 0 and chunk["text"] == "hello world"
     assert chunk["locator"] == chunk["metadata"] and chunk["locator"]["para_start"] == 0
     assert "section" in chunk and chunk["page"] is None and data["total_chunks"] == 1
-    assert data["doc_type"] == "txt"  # so a client says "rows" for a spreadsheet and "lines" for text
+    assert data["doc_type"] == "txt" and chunk["place"] == "line 1"  # the words of the source cards
 
 
 def test_the_document_page_names_each_passage_as_the_source_cards_do(page_client_for, document):

@@ -142,9 +142,10 @@ class PreviewItemSerializer(ChunkPreviewSerializer):
     section = serializers.CharField()
     page = serializers.IntegerField(allow_null=True)
     locator = LocatorSerializer()
+    place = serializers.CharField(help_text='where it is, as source cards say it: "§ Methods · p. 4", "lines 12–18"')
 
     class Meta(ChunkPreviewSerializer.Meta):
-        fields = [*ChunkPreviewSerializer.Meta.fields, "is_target", "section", "page", "locator"]
+        fields = [*ChunkPreviewSerializer.Meta.fields, "is_target", "section", "page", "locator", "place"]
 
 
 class PreviewSerializer(serializers.Serializer):

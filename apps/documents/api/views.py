@@ -6,6 +6,7 @@ Lists are paginated (REST_FRAMEWORK's portal.api_pagination) and every error has
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpResponse
@@ -47,6 +48,7 @@ from apps.documents.selectors import collections_with_counts
 from apps.documents.services.documents import document_delete
 from apps.documents.services.ingest import ingest_enqueue
 from apps.documents.services.uploads import UploadRejected, document_add
+from apps.retrieval.views import locator_label
 from portal.api_errors import error_responses
 
 
@@ -255,6 +257,8 @@ def preview_data(user, document_id: int, *, chunk_index: int, context: int) -> d
             "section": item["metadata"]["section"],
             "page": item["metadata"]["page"],
             "locator": item["metadata"],
+            # the words of the source cards, so the viewer's panel and MCP need no copy of the rule
+            "place": locator_label(SimpleNamespace(**item["metadata"], doc_type=document.doc_type)),
         }
         for item in ChunkPreviewSerializer(chunks.order_by("chunk_index"), many=True).data
     ]

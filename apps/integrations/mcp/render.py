@@ -58,7 +58,7 @@ def preview_text(result: dict) -> str:
     ]
     for chunk in result["chunks"]:
         mark = "»" if chunk["is_target"] else " "
-        where = citation_locator({**chunk["metadata"], "doc_type": result.get("doc_type", "")})
+        where = chunk["place"]
         lines.append(f"{mark} [{chunk['chunk_index']}]" + (f" {where}" if where else ""))
         lines.append(f"  {chunk['text']}")
     return "\n".join(lines)
