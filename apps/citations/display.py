@@ -23,7 +23,6 @@ from apps.retrieval.views import bibliographic_line, locator_label, place_label
 
 _MARKER = re.compile(r"\[(\d+)\]")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
-_FIRST_OF_RANGE = re.compile(r"^(pp|lines|rows|paragraphs) (\d+)–\d+$")
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 
 PRECISION_WORDS = {
@@ -92,12 +91,8 @@ def _open_label(citation: dict) -> str:
     if citation.get("status") == "changed":
         return "open the document"
     # "open at p. 4", "open at line 12", "open at paragraph 21": the first page, line or paragraph of the place.
-    place = _FIRST_OF_RANGE.sub(_singular, place_label(_source(citation)))
+    place = place_label(_source(citation), first_only=True)
     return f"open at {place}" if place else "open"
-
-
-def _singular(match: re.Match) -> str:
-    return {"pp": "p.", "lines": "line", "rows": "row", "paragraphs": "paragraph"}[match[1]] + f" {match[2]}"
 
 
 def _in_answer(citation: dict, message_id: int) -> str:

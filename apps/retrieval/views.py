@@ -17,22 +17,27 @@ from apps.retrieval.search.types import DEPTHS, MODES, CollectionNotFound, Inval
 FILTER_FIELDS = ("authors", "title", "journal", "kind", "year_from", "year_to", "section")
 
 
-def place_label(hit: SearchHit) -> str:
+def place_label(hit: SearchHit, *, first_only: bool = False) -> str:
     """The finest place the passage has, as a person counts it: "p. 4", "lines 12–18" (text files), "rows 2–40"
-    (spreadsheets), "paragraph 12" (Word documents); "" when only the file is known."""
+    (spreadsheets), "paragraph 12" (Word documents); "" when only the file is known. `first_only`: where it
+    starts ("line 12"), for a link that opens there."""
     if hit.page:
-        last = hit.page_end if hit.page_end and hit.page_end != hit.page else None
-        return f"pp. {hit.page}–{last}" if last else f"p. {hit.page}"
+        return _span("p.", "pp.", hit.page, hit.page_end, first_only)
     if hit.line_start:
         # Text files are cited by line, as their viewer highlights them; spreadsheets by their own row numbers.
         one, many = ("row", "rows") if getattr(hit, "doc_type", "") == "xlsx" else ("line", "lines")
-        last = hit.line_end if hit.line_end and hit.line_end != hit.line_start else None
-        return f"{many} {hit.line_start}–{last}" if last else f"{one} {hit.line_start}"
+        return _span(one, many, hit.line_start, hit.line_end, first_only)
     if hit.para_start is not None:
         # Paragraph ordinals are counted from 0 in the index; people count from 1.
-        first, last = hit.para_start + 1, (hit.para_end if hit.para_end is not None else hit.para_start) + 1
-        return f"paragraphs {first}–{last}" if last != first else f"paragraph {first}"
+        last = hit.para_end if hit.para_end is not None else hit.para_start
+        return _span("paragraph", "paragraphs", hit.para_start + 1, last + 1, first_only)
     return ""
+
+
+def _span(one: str, many: str, first: int, last: int | None, first_only: bool) -> str:
+    if first_only or not last or last == first:
+        return f"{one} {first}"
+    return f"{many} {first}–{last}"
 
 
 def locator_label(hit: SearchHit) -> str:
