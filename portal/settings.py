@@ -94,6 +94,10 @@ if DATABASE_URL is not None:
         raise SettingError("DATABASE_URL", f"cannot be parsed ({exc})") from None
     if _db.get("ENGINE") != "django.db.backends.postgresql":
         raise SettingError("DATABASE_URL", "must be a postgresql:// URL (PostgreSQL 15+ with pgvector)")
+    # A Unix socket written as `postgresql://user@/name?host=/socket/dir` arrives as OPTIONS["host"] with HOST empty;
+    # HOST is where Django, psycopg and anything that rebuilds a URL from these settings look for it.
+    if not _db.get("HOST") and _db.get("OPTIONS", {}).get("host"):
+        _db["HOST"] = _db["OPTIONS"].pop("host")
 else:
     _db = embedded.database_settings(VAR_DIR)
 _test_name = env_str("DATABASE_TEST_NAME")

@@ -27,6 +27,14 @@ def need(condition: bool, reason: str) -> None:
     pytest.skip(reason)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that pull a cable between the portal and PostgreSQL or Redis need both over TCP: marked, so that CI runs
+    the rest exactly as a new user does (embedded servers on Unix sockets) and these against the machine's servers."""
+    for item in items:
+        if "service_urls" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.tcp_services)
+
+
 @pytest.fixture
 def make_user(db):
     def make(username: str, **extra):

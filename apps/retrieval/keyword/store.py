@@ -126,13 +126,16 @@ def forget(collection_id: int) -> None:
 
 
 def refresh_snapshot(collection_id: int, *, force: bool = False) -> bool:
-    """Save the collection's index if enough changed since the last snapshot; returns whether it saved."""
+    """Save the collection's index if enough changed since the last snapshot; returns whether it saved.
+
+    `force` saves even when a snapshot as new as this process's index exists (a worker may have saved one a moment
+    ago): only a collection that is gone, or being deleted, is never saved."""
     snapshot = KeywordSnapshot.objects.filter(pk=collection_id).values("upto_change", "analyzer_version").first()
     version = Collection.objects.filter(pk=collection_id).values_list("index_version", flat=True).first()
     if version is None:
         return False  # the collection is gone
     stale_format = snapshot is None or snapshot["analyzer_version"] != analyzer.ANALYZER_VERSION
-    if not stale_format and snapshot["upto_change"] >= version:
+    if not (force or stale_format) and snapshot["upto_change"] >= version:
         return False
     entry = current_index(collection_id, version)
     with entry.lock:
@@ -150,8 +153,10 @@ def refresh_snapshot(collection_id: int, *, force: bool = False) -> bool:
         if Collection.objects.select_for_update().filter(pk=collection_id).values_list("pk", flat=True).first() is None:
             return False
         current = KeywordSnapshot.objects.select_for_update().filter(pk=collection_id).first()
-        if current is not None and current.upto_change >= upto and not stale_format:
-            return False  # another worker saved a newer one meanwhile
+        newer = current is not None and not stale_format and current.upto_change > upto
+        as_new = current is not None and not stale_format and current.upto_change == upto
+        if newer or (as_new and not force):
+            return False  # another worker saved a newer one meanwhile (or, unforced, as new a one)
         KeywordSnapshot.objects.update_or_create(
             collection_id=collection_id,
             defaults={
