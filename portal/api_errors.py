@@ -15,7 +15,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse
@@ -37,6 +39,29 @@ class DatabaseUnavailable(exceptions.APIException):
     default_code = "database_unavailable"
 
 
+class RequestTooLarge(exceptions.APIException):
+    """A body over DATA_UPLOAD_MAX_MEMORY_SIZE (Django's RequestDataTooBig): 413, not the 500 it would be."""
+
+    status_code = 413
+    default_code = "too_large"
+
+    def __init__(self) -> None:
+        limit_mb = settings.DATA_UPLOAD_MAX_MEMORY_SIZE / (1024 * 1024)
+        super().__init__(f"The request body is larger than the {limit_mb:g} MB this portal accepts.")
+
+
+TOO_MANY_FIELDS = "The request has more fields or files than this portal accepts."
+
+
+def request_refusal(exception: BaseException) -> exceptions.APIException | None:
+    """The API error for a request Django refused to read (too large, too many fields), else None."""
+    if isinstance(exception, RequestDataTooBig):
+        return RequestTooLarge()
+    if isinstance(exception, TooManyFieldsSent | TooManyFilesSent):
+        return exceptions.ParseError(TOO_MANY_FIELDS)
+    return None
+
+
 def database_unavailable(exception: BaseException) -> bool:
     return isinstance(exception, OperationalError | InterfaceError)
 
@@ -52,7 +77,7 @@ class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField(
         help_text="a stable word for programs: invalid, parse_error, not_authenticated, authentication_failed, "
         "permission_denied, not_found, method_not_allowed, not_acceptable, unsupported_media_type, throttled, "
-        "server_error, database_unavailable (503, try again shortly)"
+        "too_large (413), server_error, database_unavailable (503, try again shortly)"
     )
     errors = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),
@@ -65,6 +90,7 @@ _DESCRIPTIONS = {
     401: "No credentials, or an unknown token: send `Authorization: Token <key>`.",
     403: "The caller may read this collection but not change it (viewers).",
     404: "No such object, or the caller may not see it: the two answers are identical.",
+    413: "The request body is larger than the portal accepts (DATA_UPLOAD_MAX_MEMORY_SIZE).",
     415: "The request body's content type is not one this operation reads.",
 }
 
@@ -118,6 +144,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     # DRF turns these two into its own exceptions inside its handler; do it first so their body is reshaped too.
     if database_unavailable(exc):  # a 503 that says to try again shortly, not a logged 500
         exc = DatabaseUnavailable()
+    elif refusal := request_refusal(exc):  # Django's own limits on a body DRF reads inside the view
+        exc = refusal
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound(*exc.args)
     elif isinstance(exc, DjangoPermissionDenied):

@@ -28,3 +28,5 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # Ingest jobs that could not be queued while the broker was away are sent once the worker (re)connects.
 app.steps["consumer"].add("apps.documents.worker_steps:RequeueUnsentIngest")
+# Every worker says it is alive every few seconds, so pages and /healthz know whether ingestion can run.
+app.steps["consumer"].add("portal.heartbeat:WorkerHeartbeat")

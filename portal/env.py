@@ -6,6 +6,7 @@ Each helper names the variable in its error, so a bad deployment stops with one 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -67,6 +68,17 @@ def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
     value = env_str(name, default) or default
     if value not in choices:
         raise SettingError(name, f"must be one of {', '.join(choices)}; got {value!r}")
+    return value
+
+
+_RATE = re.compile(r"\d+/(s|sec|second|m|min|minute|h|hour|d|day)")
+
+
+def env_rate(name: str, default: str) -> str:
+    """A request rate as DRF's throttles read it ("600/minute"), or "off"; "" is the default."""
+    value = (env_str(name, default) or default).strip()
+    if value.lower() != "off" and not _RATE.fullmatch(value):
+        raise SettingError(name, f"expected a rate like 600/minute (or off), got {value!r}")
     return value
 
 

@@ -1,8 +1,10 @@
 """Start and stop everything the portal needs: `python -m portal.launcher run|test|stop` (via portalctl.py).
 
 In the embedded default (no DATABASE_URL / REDIS_URL) it starts a private PostgreSQL with pgvector and a
-Redis under var/; with them set it uses those. Then it runs a real Celery worker and, for `run`, the web server.
-Ctrl-C stops the children in order: web server, worker, Redis, PostgreSQL.
+Redis under var/; with them set it uses those. Then it runs a real Celery worker and, for `run`, the web server
+and the MCP server. `run` supervises every child it started (portal/supervisor.py): one that dies is restarted
+with backoff, and after repeated failures the launcher gives up. Ctrl-C stops the children in the reverse order
+of starting: MCP server, web server, worker, Redis, PostgreSQL.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
 from portal import embedded
+from portal.supervisor import AdoptedProcess, GiveUp, Handle, Service, Supervisor, become_subreaper
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -31,7 +35,8 @@ def say(message: str) -> None:
 
 
 class Stack(contextlib.ExitStack):
-    """The services and child processes of one launcher run, stopped in reverse order of starting."""
+    """The services and child processes of a test run, stopped in reverse order of starting (no supervision:
+    a test run that loses a child should fail, not carry on)."""
 
     def __init__(self, var_dir: Path, env: dict[str, str]) -> None:
         super().__init__()
@@ -46,89 +51,53 @@ class Stack(contextlib.ExitStack):
         if "REDIS_URL" not in self.env:
             proc = embedded.start_redis(self.var_dir, redis_name)
             self.env["REDIS_URL"] = embedded.redis_url(self.var_dir, redis_name)
-            self.callback(self._stop, "Redis", proc, signal.SIGTERM, 10)
+            self.callback(stop_process, "Redis", proc, signal.SIGTERM, 10)
 
     def _stop_postgres(self) -> None:
         say("stopping the embedded PostgreSQL")
         embedded.stop_postgres(self.var_dir)
 
-    def spawn(
-        self,
-        label: str,
-        args: list[str],
-        *,
-        env: dict[str, str] | None = None,
-        stop_signal: int = signal.SIGTERM,
-        grace: float = 20,
-    ) -> subprocess.Popen:
-        # A session of its own: Ctrl-C reaches only the launcher, which then stops the children in order.
-        proc = subprocess.Popen(args, env=env or self.env, cwd=ROOT, start_new_session=True)
-        self.callback(self._stop, label, proc, stop_signal, grace)
+    def spawn(self, label: str, args: list[str], *, env: dict[str, str] | None = None, grace: float = 20):
+        proc = spawn(args, env or self.env)
+        self.callback(stop_process, label, proc, signal.SIGTERM, grace)
         return proc
 
-    @staticmethod
-    def _stop(label: str, proc: subprocess.Popen, sig: int, grace: float) -> None:
-        if proc.poll() is not None:
-            return
-        say(f"stopping the {label}")
-        proc.send_signal(sig)
-        try:
-            proc.wait(grace)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
     def manage(self, *args: str, env: dict[str, str] | None = None) -> None:
-        subprocess.run([PYTHON, "manage.py", *args], env=env or self.env, cwd=ROOT, check=True)
+        manage(env or self.env, *args)
 
     def start_worker(self, env: dict[str, str] | None = None) -> subprocess.Popen:
         env = env or self.env
-        log_level = env.get("PORTAL_WORKER_LOG_LEVEL", "warning")
-        proc = self.spawn(
-            "Celery worker",
-            [
-                PYTHON,
-                "-m",
-                "celery",
-                "-A",
-                "portal",
-                "--quiet",
-                "worker",
-                "-l",
-                log_level,
-                "--concurrency",
-                env.get("PORTAL_WORKER_CONCURRENCY", "1"),
-                "-n",
-                f"portal-{os.getpid()}@%h",
-            ],
-            env=env,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                raise SystemExit("portal: the Celery worker exited during start-up; see its output above")
-            ping = subprocess.run(
-                [
-                    PYTHON,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "portal",
-                    "inspect",
-                    "ping",
-                    "--timeout",
-                    "1",
-                    "-d",
-                    f"portal-{os.getpid()}@{socket.gethostname()}",
-                ],
-                env=env,
-                cwd=ROOT,
-                capture_output=True,
-            )
-            if ping.returncode == 0:
-                say("the Celery worker is ready")
-                return proc
-        raise SystemExit("portal: the Celery worker did not answer within 60 s")
+        proc = self.spawn("Celery worker", worker_command(env), env=env)
+        try:
+            wait_for_worker(proc, env)
+        except RuntimeError as exc:
+            raise SystemExit(f"portal: {exc}") from None
+        say("the Celery worker is ready")
+        return proc
+
+
+def worker_nodename(host: str = "%h") -> str:
+    return f"portal-{os.getpid()}@{host}"
+
+
+def worker_command(env: dict[str, str]) -> list[str]:
+    log_level = env.get("PORTAL_WORKER_LOG_LEVEL", "warning")
+    concurrency = env.get("PORTAL_WORKER_CONCURRENCY", "1")
+    command = [PYTHON, "-m", "celery", "-A", "portal", "--quiet", "worker", "-l", log_level]
+    return [*command, "--concurrency", concurrency, "-n", worker_nodename()]
+
+
+def wait_for_worker(proc: subprocess.Popen, env: dict[str, str], timeout: float = 60) -> None:
+    """Return once the worker answers a ping; RuntimeError if it exits or stays silent."""
+    ping = [PYTHON, "-m", "celery", "-A", "portal", "inspect", "ping", "--timeout", "1"]
+    ping += ["-d", worker_nodename(socket.gethostname())]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("the Celery worker exited during start-up; see its output above")
+        if subprocess.run(ping, env=env, cwd=ROOT, capture_output=True).returncode == 0:
+            return
+    raise RuntimeError(f"the Celery worker did not answer within {timeout:g} s")
 
 
 def _base_env(var_dir: Path) -> dict[str, str]:
@@ -142,64 +111,146 @@ def cmd_run(args: argparse.Namespace) -> int:
     var_dir = Path(os.environ.get("PORTAL_VAR_DIR", ROOT / "var")).resolve()
     env = _base_env(var_dir)
     started = time.monotonic()
-    with Stack(var_dir, env) as stack:
-        stack.embedded_services()
-        stack.manage("migrate", "--noinput", "-v", "0")
-        stack.manage("collectstatic", "--noinput", "-v", "0")
-        stack.manage("prepare_models")
-        stack.manage("ensure_admin", "--url", f"http://{args.host}:{args.port}/")
-        stack.start_worker()
-        web = stack.spawn(
-            "web server",
-            [
-                PYTHON,
-                "-m",
-                "gunicorn",
-                "portal.wsgi",
-                "--bind",
-                f"{args.host}:{args.port}",
-                "--workers",
-                "2",
-                "--threads",
-                "4",
-                "--access-logfile",
-                "-",
-                "--log-level",
-                "warning",
-            ],
-            stop_signal=signal.SIGTERM,
-            grace=10,
-        )
-        if args.mcp_port:
-            stack.spawn(
-                "MCP server",
-                [PYTHON, "manage.py", "mcp", "--transport", "http", "--host", args.host, "--port", str(args.mcp_port)],
-                stop_signal=signal.SIGTERM,
-                grace=10,
-            )
-        stack.manage("resume_ingest")
+    become_subreaper()  # the daemonised PostgreSQL becomes our child: its death is seen and reaped
+    signal.signal(signal.SIGTERM, _interrupt)  # during start-up, SIGTERM stops like Ctrl-C
+    supervisor = Supervisor(say=say)
+    try:
+        _start_all(supervisor, args, var_dir, env)
+        stop = _stop_on_signal()
         if not args.no_demo:
-            stack.manage("load_demo", "--wait")
+            _supervised_manage(supervisor, stop, env, "load_demo", "--wait")
         say(f"ready in {time.monotonic() - started:.0f} s: http://{args.host}:{args.port}/  (Ctrl-C stops everything)")
-        return _wait_for_interrupt([web])
+        supervisor.run(stop)
+        say("shutting down")
+        return 0
+    except GiveUp as exc:
+        say(str(exc))
+        return 1
+    finally:
+        supervisor.stop_all()
 
 
-def _wait_for_interrupt(children: list[subprocess.Popen]) -> int:
-    stop = {"signal": None}
+def _start_all(supervisor: Supervisor, args: argparse.Namespace, var_dir: Path, env: dict[str, str]) -> None:
+    """Start every child in order, each supervised from then on; run the one-off commands in between."""
+    # Only the launcher's own worker can reach a private broker and database: after it died, nobody else is
+    # reading, so the documents it left half-read can be queued again at once (manage.py resume_ingest).
+    private = "DATABASE_URL" not in env and "REDIS_URL" not in env
+    if "DATABASE_URL" not in env:
+        say(f"starting the embedded PostgreSQL in {embedded.pgdata_dir(var_dir)}")
+        supervisor.start(postgres_service(var_dir))
+    if "REDIS_URL" not in env:
+        supervisor.start(redis_service(var_dir))
+        env["REDIS_URL"] = embedded.redis_url(var_dir)
+    manage(env, "migrate", "--noinput", "-v", "0")
+    manage(env, "collectstatic", "--noinput", "-v", "0")
+    manage(env, "prepare_models")
+    manage(env, "ensure_admin", "--url", f"http://{args.host}:{args.port}/")
+    supervisor.start(worker_service(env, resume=private))
+    say("the Celery worker is ready")
+    web = ["portal.wsgi", "--bind", f"{args.host}:{args.port}", "--workers", "2", "--threads", "4"]
+    web += ["--access-logfile", "-", "--log-level", "warning"]
+    supervisor.start(process_service("web server", [PYTHON, "-m", "gunicorn", *web], env, grace=10))
+    if args.mcp_port:
+        mcp = ["mcp", "--transport", "http", "--host", args.host, "--port", str(args.mcp_port)]
+        supervisor.start(process_service("MCP server", [PYTHON, "manage.py", *mcp], env, grace=10))
+    manage(env, "resume_ingest")
 
-    def _handler(signum, _frame):
-        stop["signal"] = signum
 
-    signal.signal(signal.SIGINT, _handler)
-    signal.signal(signal.SIGTERM, _handler)
-    while stop["signal"] is None:
-        for child in children:
-            if child.poll() is not None:
-                say(f"a child process exited with code {child.returncode}; shutting down")
-                return 1
-        time.sleep(0.5)
-    say("shutting down")
-    return 0
+def postgres_service(var_dir: Path) -> Service:
+    def start() -> AdoptedProcess:
+        embedded.start_postgres(var_dir)  # the same data folder and socket: clients reconnect to it
+        pid = embedded.postgres_pid(var_dir)
+        if pid is None:
+            raise RuntimeError("the embedded PostgreSQL wrote no postmaster.pid")
+        return AdoptedProcess(pid)
+
+    def stop(handle: Handle) -> None:
+        say("stopping the embedded PostgreSQL")
+        embedded.stop_postgres(var_dir)
+        handle.poll()  # reap it
+
+    return Service("embedded PostgreSQL", start, stop)
+
+
+def redis_service(var_dir: Path) -> Service:
+    # The embedded Redis keeps nothing on disk: the queue died with it, so the worker is restarted after it and
+    # the documents not yet read are queued again from the database (as at start-up).
+    return Service(
+        "embedded Redis",
+        lambda: embedded.start_redis(var_dir),
+        lambda proc: stop_process("embedded Redis", proc, signal.SIGTERM, 10),
+        restart_also=("Celery worker",),
+    )
+
+
+def worker_service(env: dict[str, str], *, resume: bool) -> Service:
+    def start() -> subprocess.Popen:
+        proc = spawn(worker_command(env), env)
+        try:
+            wait_for_worker(proc, env)
+        except RuntimeError:
+            stop_process("Celery worker", proc, signal.SIGKILL, 10)
+            raise
+        return proc
+
+    before = (lambda: manage(env, "resume_ingest")) if resume else None
+    stop = lambda proc: stop_process("Celery worker", proc, signal.SIGTERM, 20)  # noqa: E731
+    return Service("Celery worker", start, stop, before_restart=before)
+
+
+def process_service(label: str, command: list[str], env: dict[str, str], *, grace: float) -> Service:
+    return Service(label, lambda: spawn(command, env), lambda proc: stop_process(label, proc, signal.SIGTERM, grace))
+
+
+def spawn(command: list[str], env: dict[str, str]) -> subprocess.Popen:
+    # A session of its own: Ctrl-C reaches only the launcher, which then stops the children in order.
+    return subprocess.Popen(command, env=env, cwd=ROOT, start_new_session=True)
+
+
+def stop_process(label: str, proc: subprocess.Popen, sig: int, grace: float) -> None:
+    if proc.poll() is not None:
+        return
+    say(f"stopping the {label}")
+    proc.send_signal(sig)
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def manage(env: dict[str, str], *args: str) -> None:
+    subprocess.run([PYTHON, "manage.py", *args], env=env, cwd=ROOT, check=True)
+
+
+def _supervised_manage(supervisor: Supervisor, stop: Callable[[], bool], env: dict[str, str], *args: str) -> None:
+    """A long management command (the demo's ingest) run while the children stay supervised."""
+    proc = subprocess.Popen([PYTHON, "manage.py", *args], env=env, cwd=ROOT)
+    supervisor.watch(proc.pid)
+    try:
+        supervisor.run(stop, until=lambda: proc.poll() is not None)
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait()
+    if proc.returncode not in (0, -signal.SIGTERM, -signal.SIGINT):
+        raise subprocess.CalledProcessError(proc.returncode, proc.args)
+
+
+def _interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _stop_on_signal() -> Callable[[], bool]:
+    """From here on SIGINT and SIGTERM only ask the supervisor loop to stop, which then stops the children."""
+    received: list[int] = []
+
+    def handler(signum: int, _frame: object) -> None:
+        received.append(signum)
+
+    signal.signal(signal.SIGINT, handler)
+    signal.signal(signal.SIGTERM, handler)
+    return lambda: bool(received)
 
 
 def _with_database(url: str, name: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
@@ -20,6 +21,7 @@ from portal.env import (
     env_choice,
     env_int,
     env_list,
+    env_rate,
     env_secret,
     env_str,
 )
@@ -45,6 +47,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "csp",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -63,7 +66,11 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Runs before any view or process_view (CSRF reads the form there) and before anything asks the database for the
+    # session; inside the middleware above, so its 400 and 413 answers carry their security headers too.
+    "portal.middleware.RequestInputMiddleware",
     "portal.middleware.DatabaseUnavailableMiddleware",
 ]
 
@@ -81,6 +88,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # `ingestion`: whether a worker is alive (read from Redis only by a page that shows it).
+                "portal.heartbeat.ingestion_context",
             ],
         },
     },
@@ -183,7 +192,17 @@ PORTAL_PARSE_SANDBOX = env_bool("PORTAL_PARSE_SANDBOX", True)
 PORTAL_PARSE_MEMORY_MB = env_int("PORTAL_PARSE_MEMORY_MB", 1024, minimum=64)
 PORTAL_PARSE_TIMEOUT_S = env_int("PORTAL_PARSE_TIMEOUT_S", 300, minimum=1)
 PORTAL_PARSE_MAX_UNZIPPED_MB = env_int("PORTAL_PARSE_MAX_UNZIPPED_MB", 512, minimum=1)  # Word/Excel zip bombs
+# A document stored before the worker kept its viewer pages is drawn once on its first view, in the same kind of
+# child process with these bounds (apps/documents/rendering).
+PORTAL_RENDER_TIMEOUT_S = env_int("PORTAL_RENDER_TIMEOUT_S", 30, minimum=1)
+PORTAL_RENDER_MEMORY_MB = env_int("PORTAL_RENDER_MEMORY_MB", 1024, minimum=64)
 PORTAL_MAX_PDF_PAGES = env_int("PORTAL_MAX_PDF_PAGES", 5000, minimum=1)
+# Embedding runs in batches of PORTAL_EMBED_BATCH passages (the progress bar moves once per batch). A task works
+# through at most PORTAL_INGEST_BATCHES_PER_TASK batches of one document, then sends the rest of the job to the
+# back of the queue, so a huge document lets other uploads through and resumes where it stopped after a worker
+# dies (apps/documents/services/ingest.py). 0: the whole job in one task.
+PORTAL_EMBED_BATCH = env_int("PORTAL_EMBED_BATCH", 32, minimum=1)
+PORTAL_INGEST_BATCHES_PER_TASK = env_int("PORTAL_INGEST_BATCHES_PER_TASK", 4, minimum=0)
 # Uploads above this stream to a temporary file instead of memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
@@ -201,6 +220,7 @@ PORTAL_LLM_API_KEY = env_str("PORTAL_LLM_API_KEY", "")  # sent as a bearer token
 PORTAL_LLM_TIMEOUT = env_int("PORTAL_LLM_TIMEOUT", 60, minimum=1)
 PORTAL_LLM_MAX_TOKENS = env_int("PORTAL_LLM_MAX_TOKENS", 400, minimum=16)  # the longest answer a model may write
 PORTAL_RERANK_TIMEOUT = env_int("PORTAL_RERANK_TIMEOUT", 10, minimum=1)  # seconds, for PORTAL_RERANK_URL
+PORTAL_RERANK_KEY = env_str("PORTAL_RERANK_KEY", "")  # sent to PORTAL_RERANK_URL as a bearer token, if set
 
 # --- Answers --------------------------------------------------------------------------------------------------
 # extractive: answers made of evidence sentences, no model needed (the default); llm: the OpenAI-compatible
@@ -214,6 +234,8 @@ PORTAL_SEARCH_CACHE_SECONDS = env_int("PORTAL_SEARCH_CACHE_SECONDS", 600, minimu
 PORTAL_VECTOR_EXACT_LIMIT = env_int("PORTAL_VECTOR_EXACT_LIMIT", 2000, minimum=0)
 # Recall@10 against exact search: 0.93–0.96 at 100, 0.96–0.98 at 200, for about 1.5 ms more (docs/benchmarks.md).
 PORTAL_HNSW_EF_SEARCH = env_int("PORTAL_HNSW_EF_SEARCH", 200, minimum=10)
+# Each web process (and the MCP server) loads the embedding model as it starts, not in the first search.
+PORTAL_WARM_UP = env_bool("PORTAL_WARM_UP", True)
 # Keyword indexes of this many collections are kept in each web process's memory (least recently used dropped).
 PORTAL_KEYWORD_INDEXES_IN_MEMORY = env_int("PORTAL_KEYWORD_INDEXES_IN_MEMORY", 16, minimum=1)
 
@@ -225,6 +247,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
+# Failed logins (the portal's page and the admin's) per account and per address in a fixed window; over either
+# limit, 429 until the window ends (portal/throttle.py). 0: that limit is off.
+# Under pytest both throttles are off unless the environment says otherwise: the suite logs in and calls the API
+# from one address and (schemathesis) one token far faster than people do; tests/test_throttle.py turns them on.
+PORTAL_LOGIN_THROTTLE = env_bool("PORTAL_LOGIN_THROTTLE", True)
+PORTAL_LOGIN_FAILURES_PER_ACCOUNT = env_int("PORTAL_LOGIN_FAILURES_PER_ACCOUNT", 5, minimum=0)
+PORTAL_LOGIN_FAILURES_PER_ADDRESS = env_int("PORTAL_LOGIN_FAILURES_PER_ADDRESS", 50, minimum=0)
+PORTAL_LOGIN_WINDOW_MINUTES = env_int("PORTAL_LOGIN_WINDOW_MINUTES", 15, minimum=1)
+# API requests per user: "N/second|minute|hour|day", or "off".
+PORTAL_API_RATE = env_rate("PORTAL_API_RATE", "600/minute")
 LOGIN_REDIRECT_URL = "collection-list"
 LOGOUT_REDIRECT_URL = "login"
 
@@ -239,6 +271,14 @@ REST_FRAMEWORK = {
     # Every list answers {count, next, previous, results}; every error {detail, code, errors}.
     "DEFAULT_PAGINATION_CLASS": "portal.api_pagination.PortalPagination",
     "EXCEPTION_HANDLER": "portal.api_errors.exception_handler",
+    # DRF's parsers, refusing text PostgreSQL cannot store and JSON nested past a bound (portal/api_parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "portal.api_parsers.JSONParser",
+        "portal.api_parsers.FormParser",
+        "portal.api_parsers.MultiPartParser",
+    ],
+    # Requests per user (token or session) at PORTAL_API_RATE; over it, 429 with Retry-After (portal/throttle.py).
+    "DEFAULT_THROTTLE_CLASSES": ["portal.throttle.ApiUserRateThrottle"],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Knowledge portal API",
@@ -262,12 +302,34 @@ PORTAL_HTTPS = env_bool("PORTAL_HTTPS", not EMBEDDED)
 SESSION_COOKIE_SECURE = PORTAL_HTTPS
 CSRF_COOKIE_SECURE = PORTAL_HTTPS
 SECURE_SSL_REDIRECT = PORTAL_HTTPS and env_bool("PORTAL_SSL_REDIRECT", True)
+# Load balancers probe the backend over plain HTTP: /healthz answers them instead of redirecting to https.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = env_int("PORTAL_HSTS_SECONDS", 31536000 if PORTAL_HTTPS else 0, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = PORTAL_HTTPS
 SECURE_HSTS_PRELOAD = PORTAL_HTTPS and env_bool("PORTAL_HSTS_PRELOAD", True)
-if env_bool("PORTAL_BEHIND_PROXY", False):
+PORTAL_BEHIND_PROXY = env_bool("PORTAL_BEHIND_PROXY", False)  # also: the login throttle's client address
+if PORTAL_BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): scripts and styles from this site only, no inline code or handlers
+# (templates load static/js/*.js; the PDF viewer's import map carries the request's nonce). PDF.js needs its
+# worker and blob: images, and WebAssembly for its image decoders ('wasm-unsafe-eval' compiles WebAssembly only,
+# it allows no eval of JavaScript).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE, "'wasm-unsafe-eval'"],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:", "blob:"],
+        "font-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "worker-src": [SELF, "blob:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 SECURE_CONTENT_TYPE_NOSNIFF = True
 
 LANGUAGE_CODE = "en-us"

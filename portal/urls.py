@@ -7,6 +7,7 @@ from apps.citations import api as conversation_api
 from apps.retrieval import api
 from portal import views
 from portal.api_docs import api_docs
+from portal.throttle import throttled_login
 
 api_v1 = [
     path("", include("apps.documents.api.urls")),
@@ -21,11 +22,20 @@ api_v1 = [
     path("ask/stream", conversation_api.ask_stream, name="api-ask-stream"),
 ]
 
+# Both logins count failures per account and address (portal/throttle.py). The admin's login is wrapped on the
+# site itself, so its URL and its name (admin:login) stay the admin's own.
+admin.site.login = throttled_login(admin.site.login)
+
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path(
+        "accounts/login/",
+        throttled_login(auth_views.LoginView.as_view(redirect_authenticated_user=True)),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/token/", views.api_token, name="api-token"),
+    path("healthz", views.healthz, name="healthz"),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", api_docs, name="api-docs"),

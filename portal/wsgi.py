@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 
+from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 
 from portal.env import load_settings_or_exit
@@ -11,7 +12,7 @@ load_settings_or_exit()
 application = get_wsgi_application()
 
 # Load the query embedding model in the background now, not in the first search (5–10 s measured).
-if os.environ.get("PORTAL_WARM_UP", "true").lower() not in ("0", "false", "no"):
+if settings.PORTAL_WARM_UP:
     from apps.retrieval.search.service import warm_up
 
     warm_up()

@@ -263,11 +263,14 @@ def chromium_path():
 @pytest.fixture(autouse=True, scope="session")
 def _plain_static_files(django_test_environment):
     """Templates resolve {% static %} without a collectstatic run (production uses the hashed manifest),
-    and a fast password hasher keeps the many persona logins cheap."""
+    a fast password hasher keeps the many persona logins cheap, and the login and API throttles are off (the suite
+    logs in and calls the API far more often than a person; tests/test_throttle.py turns each on where it proves it)."""
     from django.test import override_settings
 
     with override_settings(
         PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+        PORTAL_LOGIN_THROTTLE=False,
+        PORTAL_API_RATE="off",
         STORAGES={
             "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

@@ -1,4 +1,7 @@
-"""Who may open a conversation: its owner, while they can still read its collection."""
+"""Who may open a conversation or one of its messages: its owner, while they can still read its collection.
+
+Someone else's conversation and a missing one are the same query with the same empty result, so neither the
+answer nor its timing tells them apart (apps/documents/access.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from dataclasses import dataclass
 from django.db.models import QuerySet
 from django.http import Http404
 
-from apps.citations.models import Conversation
+from apps.citations.models import Conversation, Message
 from apps.documents.access import AnyUser, readable_collections
 
 
@@ -30,3 +33,16 @@ def get_conversation_for_user(user: AnyUser, conversation_id: int | str) -> tupl
     except (Conversation.DoesNotExist, ValueError, TypeError):
         raise Http404("No such conversation.") from None
     return conversation, ConversationRights()
+
+
+def get_message_for_user(user: AnyUser, message_id: int | str) -> tuple[Message, ConversationRights]:
+    """A message of one of `user`'s conversations (with its conversation and collection), in one query."""
+    try:
+        message = (
+            Message.objects.select_related("conversation__collection")
+            .filter(conversation__in=conversations_for_user(user))
+            .get(pk=int(message_id))
+        )
+    except (Message.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such message.") from None
+    return message, ConversationRights()

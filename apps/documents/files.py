@@ -18,7 +18,10 @@ from django.utils.http import content_disposition_header
 from apps.documents.models import Document
 
 CHUNK_BYTES = 64 * 1024
-_RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
+_RANGE = re.compile(r"^bytes=([0-9]*)-([0-9]*)$", re.ASCII)
+# More digits than any file size has: such a position is read as "past the end" without converting it, since
+# Python refuses to convert a string of over 4,300 digits (ValueError, a 500) and would be slow near that.
+_MAX_DIGITS = 18
 _UNSAFE_NAME = re.compile(r'[\\/"\x00-\x1f\x7f]')
 CONTENT_TYPES = {
     "pdf": "application/pdf",
@@ -37,9 +40,29 @@ def safe_filename(name: str) -> str:
     return _UNSAFE_NAME.sub("_", name).strip(" .") or "document"
 
 
+# The encoding ingest read a text file in (Document.text_encoding, a Python codec name) by the label browsers know,
+# so that "Open the file" shows a GBK or Shift-JIS file as its text; anything else is announced as UTF-8.
+_BROWSER_CHARSETS = {
+    "gb18030": "gb18030",
+    "gbk": "gbk",
+    "big5": "big5",
+    "cp932": "shift_jis",
+    "shift_jis": "shift_jis",
+    "euc_jp": "euc-jp",
+    "cp949": "euc-kr",
+    "euc_kr": "euc-kr",
+    "utf-16-be": "utf-16be",
+    "utf-16-le": "utf-16le",
+    "utf-16": "utf-16",
+    "cp1251": "windows-1251",
+    "cp1252": "windows-1252",
+}
+
+
 def content_type(document: Document) -> str:
     if document.doc_type in CONTENT_TYPES:
-        return CONTENT_TYPES[document.doc_type]
+        charset = _BROWSER_CHARSETS.get(document.text_encoding, "utf-8")
+        return CONTENT_TYPES[document.doc_type].replace("charset=utf-8", f"charset={charset}")
     guessed, _ = mimetypes.guess_type(document.original_name)
     return guessed if guessed and not guessed.startswith("text/html") else "application/octet-stream"
 
@@ -50,19 +73,24 @@ def byte_range(header: str, size: int) -> tuple[int, int] | bool | None:
     match = _RANGE.match(header.strip())
     if not match:
         return None
-    first, last = match.groups()
-    if not first and not last:
+    first, last = (_position(digits) for digits in match.groups())
+    if first is None and last is None:
         return None
-    if not first:  # the last N bytes
-        length = int(last)
-        if length == 0:
+    if first is None:  # the last N bytes
+        if last == 0:
             return False
-        return max(size - length, 0), size - 1
-    start = int(first)
-    end = min(int(last), size - 1) if last else size - 1
-    if start >= size or (last and int(last) < start):
+        return max(size - last, 0), size - 1
+    if first >= size or (last is not None and last < first):
         return False
-    return start, end
+    return first, min(last, size - 1) if last is not None else size - 1
+
+
+def _position(digits: str) -> int | None:
+    """A byte position of a range (None when absent); any number too long to be a real one is 10**18."""
+    if not digits:
+        return None
+    significant = digits.lstrip("0") or "0"  # leading zeros count towards Python's digit limit too
+    return int(significant) if len(significant) <= _MAX_DIGITS else 10**_MAX_DIGITS
 
 
 def _stream(document: Document, start: int, length: int) -> Iterator[bytes]:

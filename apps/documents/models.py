@@ -87,6 +87,10 @@ class Document(models.Model):
     # never comparing vectors from two models.
     embedding_model = models.CharField(max_length=300, blank=True)
     needs_ocr_pages = models.JSONField(default=list, blank=True)
+    # How ingest decoded a text file (txt, md, html): the codec ("gb18030") and how it was chosen (bom, utf-8,
+    # declared, detected, assumed; apps/documents/parsing/encoding.py). Empty for other formats.
+    text_encoding = models.CharField(max_length=40, blank=True, editable=False)
+    text_encoding_source = models.CharField(max_length=10, blank=True, editable=False)
     # Mean of the chunk vectors, kept at ingest: "related documents" compares these instead of averaging every
     # chunk of the collection on each request.
     centroid = VectorField(null=True, blank=True, editable=False)
@@ -108,6 +112,15 @@ class Document(models.Model):
     @property
     def display_title(self) -> str:
         return self.title or self.original_name
+
+    @property
+    def text_encoding_label(self) -> str:
+        """How the text was read, for people: "GB18030 (detected)", "UTF-8"; "" for other formats."""
+        from apps.documents.parsing.encoding import DecodedText
+
+        if not self.text_encoding:
+            return ""
+        return DecodedText("", self.text_encoding, self.text_encoding_source).label
 
     def latest_job(self) -> IngestJob | None:
         # Lists prefetch the jobs (ordered newest first by IngestJob.Meta); use them instead of a query per row.
@@ -140,6 +153,15 @@ class IngestJob(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # Seconds per step ({"parse": 0.8, "embed": 6.1, ...}): where a job's time went, measured in the worker.
     timings = models.JSONField(default=dict, blank=True)
+    # A long job runs as several tasks (services/ingest.py): `step` counts the units of work committed so far and
+    # every message carries the count it was sent for, so a redelivered message neither redoes a committed batch
+    # nor runs beside the message that continues the job; `sent_step` is the count the last continuation was
+    # sent for (a message behind `step` is stale only when a continuation is out).
+    step = models.PositiveIntegerField(default=0, editable=False)
+    sent_step = models.PositiveIntegerField(default=0, editable=False)
+    # What reading found besides the passages (references, metadata, page count), kept from the reading task to
+    # the indexing one; null until the file has been read. The passages wait in StagedChunk.
+    reading = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -168,6 +190,36 @@ class IngestJob(models.Model):
         start, end = self._STAGE_SPAN.get(self.stage, (0, 0))
         within = self.done / self.total if self.total else 0
         return int(start + (end - start) * within)
+
+    @property
+    def progress_text(self) -> str:
+        """The stage in words, with its count where one is known: "Embedding passages 640 / 9,281"."""
+        label = self.get_stage_display()
+        if self.stage in (JobStage.EMBED, JobStage.INDEX) and self.total:
+            return f"{label} {self.done:,} / {self.total:,}"
+        return label
+
+
+class StagedChunk(models.Model):
+    """A passage of a job still being ingested, with its vector once embedded; moved into Chunk in one transaction
+    when every batch is done, so search never sees half a document. Kept between tasks, which is what makes a
+    long embedding resumable after a worker dies."""
+
+    job = models.ForeignKey(IngestJob, on_delete=models.CASCADE, related_name="staged_chunks")
+    chunk_index = models.PositiveIntegerField()
+    weight = models.FloatField()
+    # The Chunk's own fields (text, section, locators, ...) as services.ingest.chunk_fields makes them.
+    fields = models.JSONField()
+    embedding = VectorField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["job_id", "chunk_index"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "chunk_index"], name="one_staged_chunk_per_index"),
+        ]
+
+    def __str__(self) -> str:
+        return f"job {self.job_id}#{self.chunk_index}"
 
 
 class LocatorPrecision(models.TextChoices):

@@ -41,6 +41,9 @@ _LINE_END_HYPHEN = re.compile(r"(\w[\w-]*)-\n(\w+)")
 _WORD = re.compile(r"\w[\w-]*\w|\w")
 MAX_BROKEN = 3  # words of one piece tried both whole and broken as on the page: at most 2**3 spellings
 MAX_SEARCHES = 80  # per page: a few milliseconds each (measured), so a citation never holds up the page
+# Pages searched per request: a chunk spans two pages at most, so its rectangles never name more; a forged or
+# broken locator naming hundreds of pages must not make one view open each of them.
+MAX_PAGES = 3
 # The parser's own text flags (formats/pdf.py), so the page text spells ligatures out as the chunk does. MuPDF's
 # dehyphenation is asked for where this PyMuPDF has it, but in 1.28 its search still wants "guide- lines" for a
 # word broken at a line end, hence _hyphenated_words.
@@ -112,9 +115,8 @@ def _boxes(doc: pymupdf.Document, rects: list[dict], pieces: list[str]) -> list[
     """Page by page, the boxes of each piece not already found whole on an earlier page (a sentence that ends
     on page 3 must not have its words looked for among page 4's)."""
     out, done = [], set()
-    for number in sorted({rect["page"] for rect in rects}):
-        if not 1 <= number <= doc.page_count:
-            continue
+    pages = sorted({rect["page"] for rect in rects if 1 <= rect["page"] <= doc.page_count})
+    for number in pages[:MAX_PAGES]:
         search = _PageSearch(doc[number - 1], [_grown(rect) for rect in rects if rect["page"] == number])
         for piece in pieces:
             if piece in done:

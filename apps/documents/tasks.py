@@ -21,11 +21,12 @@ def retry_countdown(retries: int) -> float:
 
 
 # acks_late + reject_on_worker_lost: a worker that dies mid-job leaves the message to be delivered again, and the
-# service makes a second delivery safe (a finished job is left alone, an unfinished one starts over).
+# service makes a second delivery safe (a finished job is left alone, an unfinished one goes on from its last
+# committed batch). `step`: the job's step count this message was sent for (a long job sends itself again).
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
-def ingest_document(self, job_id: int) -> None:
+def ingest_document(self, job_id: int, step: int = 0) -> None:
     try:
-        ingest.document_ingest(job_id=job_id)
+        ingest.document_ingest(job_id=job_id, step=step)
     except (OperationalError, InterfaceError) as exc:
         # Only a lost database connection is worth another try; every other error already failed the job.
         if self.request.retries >= MAX_RETRIES:

@@ -24,8 +24,31 @@ from apps.retrieval.search.types import (
     Filters,
     InvalidSearch,
     SearchParams,
+    SearchResponse,
 )
 from portal.api_errors import error_responses
+
+
+def disclosed_diagnostics(response: SearchResponse, user: Any) -> dict[str, Any]:
+    """The diagnostics of a search as the caller may see them.
+
+    The result cache is shared by everyone who reads the same collections, so "this came from the cache" would
+    tell one member that another ran the same query. Only staff learn it (`cached`, and the time the cache
+    took); everyone else gets the total time alone, the same shape whether or not the cache answered."""
+    diagnostics = dict(response.diagnostics)
+    timings = diagnostics.get("timings_ms") or {}
+    if getattr(user, "is_staff", False):
+        return diagnostics | {"cached": response.cached}
+    total = timings.get("total", timings.get("cache"))
+    return diagnostics | {"timings_ms": {"total": total}}
+
+
+def search_body(response: SearchResponse, user: Any) -> dict[str, Any]:
+    """The body of GET /api/v1/search (and of the MCP tool kb_search) for `user`."""
+    body = response.as_dict()
+    body.pop("cached", None)
+    return body | {"diagnostics": disclosed_diagnostics(response, user)}
+
 
 _WHOLE_NUMBER = re.compile(r"[+-]?\d{1,12}")
 _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
@@ -166,9 +189,10 @@ class SearchResponseSerializer(serializers.Serializer):
     query = serializers.CharField()
     params = serializers.DictField()
     results = SearchHitSerializer(many=True)
-    diagnostics = serializers.DictField(help_text="mode used, reranker, timings, candidates, degraded notes")
+    diagnostics = serializers.DictField(
+        help_text="mode used, reranker, timings (total; staff: each stage, and `cached`), candidates, degraded notes"
+    )
     hint = serializers.CharField()
-    cached = serializers.BooleanField()
 
 
 _FILTER_PARAMETERS = [
@@ -222,4 +246,4 @@ def search(request: Request) -> Response:
     except CollectionNotFound:
         # The same answer as the access helpers give, for a missing and for a hidden collection alike.
         raise NotFound("No such collection.") from None
-    return Response(response.as_dict())
+    return Response(search_body(response, request.user))

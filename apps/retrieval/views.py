@@ -85,6 +85,8 @@ def collection_search(request: HttpRequest, slug: str) -> HttpResponse:
         "depths": DEPTHS,
         "filters_open": any(values[name].strip() for name in FILTER_FIELDS),
         "response": response,
+        # The cache is shared by the collection's readers: only staff are told another search filled it.
+        "show_cached": bool(response and response.cached and request.user.is_staff),
         "kinds": _kinds(collection, values["kind"]),
         "rows": [_row(hit) for hit in response.hits] if response else [],
         "error": error,

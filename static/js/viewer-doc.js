@@ -6,7 +6,9 @@
 // cut by the chunker), its text singles out the rows, lines or words of that piece. Opened at a citation of that
 // chunk, the sentence(s) it is cited for (target.quote_pieces) are emphasised within those blocks again. When a
 // chunk is drawn, the article's data-highlighted holds its chunk_index (the browser tests wait for it) and
-// data-quoted how many of the quote's pieces were found.
+// data-quoted how many of the quote's pieces were found. A long document is shown one page at a time (#viewer-page
+// says which chunks are drawn on it): a chunk of another page is never looked for here, and choosing one in the
+// panel opens its page.
 (function () {
   "use strict";
   const article = document.getElementById("doc-viewer");
@@ -231,10 +233,30 @@
     article.dataset.highlighted = String(locator.chunk_index);
   }
 
+  const pageNode = document.getElementById("viewer-page");
+  const page = pageNode ? JSON.parse(pageNode.textContent) : null;
+
+  function onThisPage(locator) {
+    return !page || (locator.chunk_index >= page.first_chunk && locator.chunk_index <= page.last_chunk);
+  }
+
+  function openPageOf(locator) {
+    const url = new URL(window.location.href);
+    url.searchParams.set("chunk", locator.chunk_index);
+    url.searchParams.delete("page");
+    window.location.assign(url);
+  }
+
   const target = JSON.parse(targetNode.textContent);
   // The quote belongs to the cited passage: another one chosen in the panel shows without it, the cited one with.
   document.addEventListener("viewer:select", function (event) {
-    show(target && event.detail && event.detail.chunk_index === target.chunk_index ? target : event.detail, true);
+    const chosen = target && event.detail && event.detail.chunk_index === target.chunk_index ? target : event.detail;
+    if (chosen && !onThisPage(chosen)) openPageOf(chosen);
+    else show(chosen, true);
   });
-  show(target, false);
+  if (target && onThisPage(target)) show(target, false);
+  else if (target && note) {
+    note.hidden = false;
+    note.textContent = "The cited passage is on another page of this document; choose it in the panel to go there.";
+  }
 })();

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.http import Http404
 
-from apps.citations.access import get_conversation_for_user
+from apps.citations.access import get_conversation_for_user, get_message_for_user
 from apps.citations.answers.citation import best_quote, from_hit
 from apps.citations.answers.extractive import ExtractiveComposer
 from apps.citations.answers.finalize import Draft, finish
@@ -29,6 +29,7 @@ from apps.citations.answers.types import ComposeRequest, ComposerUnavailable, Co
 from apps.citations.models import Conversation, Message
 from apps.documents.access import AnyUser, get_collection_for_user, get_document_for_user
 from apps.documents.models import Collection, Document
+from apps.retrieval.api import disclosed_diagnostics
 from apps.retrieval.search.service import query_embedder, search
 from apps.retrieval.search.types import DEPTHS, CollectionNotFound, Filters, SearchParams
 
@@ -95,11 +96,9 @@ def prepare(user: AnyUser, params: AskParams) -> Prepared:
             )
     conversation = message = None
     if params.regenerate is not None:
-        try:
-            message = Message.objects.select_related("conversation").get(pk=int(params.regenerate))
-        except (Message.DoesNotExist, ValueError, TypeError):
-            raise Http404("No such message.") from None
-        conversation, _ = get_conversation_for_user(user, message.conversation_id)
+        # Another person's message and a missing one get the same answer ("No such message.").
+        message, _ = get_message_for_user(user, params.regenerate)
+        conversation = message.conversation
     elif params.conversation is not None:
         conversation, _ = get_conversation_for_user(user, params.conversation)
     question = " ".join((message.question if message else params.question).split())
@@ -208,7 +207,7 @@ def run(prepared: Prepared) -> Iterator[Event]:
     embedder, _ = query_embedder()
     done = finish(draft, evidence, p.question, language, p.strict, p.depth == "deep", p.document is not None, embedder)
     check_ms = (time.perf_counter() - check_started) * 1000.0
-    search_diagnostics = response.diagnostics
+    search_diagnostics = disclosed_diagnostics(response, p.user)  # whether the cache answered: staff only
     total_ms = (time.perf_counter() - started) * 1000.0
     reranker = search_diagnostics.get("reranker", {})
     result = {

@@ -7,6 +7,7 @@ from rest_framework import serializers
 from apps.citations.models import Reference
 from apps.citations.services.chains import reference_item
 from apps.documents.models import Chunk, Collection, Document, IngestJob
+from portal.heartbeat import recent_ingestion_status
 
 
 class CollectionSerializer(serializers.ModelSerializer):
@@ -25,10 +26,19 @@ class CollectionSerializer(serializers.ModelSerializer):
 class IngestJobSerializer(serializers.ModelSerializer):
     percent = serializers.IntegerField(read_only=True)
     finished = serializers.BooleanField(read_only=True)
+    paused = serializers.SerializerMethodField(
+        help_text='why an unfinished job does not move ("Ingestion is paused: no worker is running"), else null'
+    )
 
     class Meta:
         model = IngestJob
-        fields = ["id", "stage", "done", "total", "percent", "finished", "error", "created_at", "finished_at"]
+        fields = ["id", "stage", "done", "total", "percent", "finished", "error", "created_at", "finished_at", "paused"]
+
+    def get_paused(self, job: IngestJob) -> str | None:
+        if job.finished:
+            return None
+        ingestion = recent_ingestion_status()  # worker heartbeats (portal/heartbeat.py)
+        return ingestion.reason if ingestion.paused else None
 
 
 class DocumentSerializer(serializers.ModelSerializer):
@@ -38,6 +48,12 @@ class DocumentSerializer(serializers.ModelSerializer):
         child=serializers.ChoiceField(choices=["title", "authors"]),
         read_only=True,
         help_text="which of title and authors were read from the first page (the file's metadata names none)",
+    )
+    text_encoding = serializers.CharField(
+        read_only=True, help_text='how a text file (txt, md, html) was decoded: a codec name ("gb18030"); else ""'
+    )
+    text_encoding_source = serializers.CharField(
+        read_only=True, help_text="how text_encoding was chosen: bom, utf-8, declared, detected or assumed"
     )
     job = serializers.SerializerMethodField()
     file_url = serializers.SerializerMethodField()
@@ -61,6 +77,8 @@ class DocumentSerializer(serializers.ModelSerializer):
             "error",
             "page_count",
             "chunk_count",
+            "text_encoding",
+            "text_encoding_source",
             "created_at",
             "updated_at",
             "job",

@@ -24,7 +24,7 @@ from rest_framework.response import Response
 
 from apps.citations.models import Reference
 from apps.citations.services.related import related_documents
-from apps.documents.access import get_collection_for_user, get_document_for_user
+from apps.documents.access import get_collection_for_user, get_document_for_user, get_ready_document_for_user
 from apps.documents.api.params import (
     DocumentListQuerySerializer,
     DocumentUploadSerializer,
@@ -243,8 +243,9 @@ def document_preview(request: Request, document_id: int) -> Response:
 
 def preview_data(user, document_id: int, *, chunk_index: int, context: int) -> dict:
     """The preview's body for `user` (the REST endpoint and the MCP tool alike): Http404 for a document they may
-    not read, ValidationError for a chunk_index past the last passage."""
-    document, _rights = get_document_for_user(user, document_id)
+    not read or that is not READY (its passages are the old or half-written ones meanwhile), ValidationError for
+    a chunk_index past the last passage."""
+    document, _rights = get_ready_document_for_user(user, document_id)
     total = document.chunks.count()
     if chunk_index > max(total - 1, 0):
         raise ValidationError({"chunk_index": [f"must be between 0 and {max(total - 1, 0)}"]})

@@ -15,7 +15,7 @@ _BAR = 24
 def _line(job: IngestJob) -> str:
     filled = _BAR * job.percent // 100
     name = job.document.display_title[:48]
-    state = job.get_stage_display()
+    state = job.progress_text  # "Embedding passages 640 / 9,281": a long document shows that it moves
     if job.stage == "failed":
         state = f"failed: {job.error}"
     return f"  [{'#' * filled}{'.' * (_BAR - filled)}] {job.percent:3d}%  {name}  {state}"

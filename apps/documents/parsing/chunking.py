@@ -44,6 +44,10 @@ class ChunkDraft:
     locator_precision: str = "file"  # bbox | paragraph | file
     locator_degraded: bool = False
     weight: float = DEFAULT_WEIGHT  # retrieval weight of the section: Abstract 1.05, back matter 0, else 1
+    # Not stored: which parsed blocks the chunk came from (and, for a piece of a long block, which piece), so the
+    # viewer's pages (apps/documents/rendering/pages.py) can start a page exactly where a chunk starts.
+    blocks: tuple[int, ...] = ()
+    piece: int | None = None
 
 
 def chunk_document(parsed: ParsedDocument, target_chars: int = 1000, max_chars: int = 1600) -> list[ChunkDraft]:
@@ -57,7 +61,7 @@ def chunk_document(parsed: ParsedDocument, target_chars: int = 1000, max_chars: 
     if not any(b.kind == "heading" for b in blocks) and not any(s.canonical for s in info):
         # Nothing to follow but sentences: short chunks keep one topic each, which retrieves better.
         target_chars, max_chars = min(target_chars, SENTENCE_CAP), min(max_chars, SENTENCE_CAP)
-    groups: list[tuple[str, list[int], str | None]] = []  # (chunk_type, block indices, text override)
+    groups: list[tuple[str, list[int], str | None, int | None]] = []  # (chunk_type, blocks, text override, piece)
     current: list[int] = []
 
     def is_lead(i: int) -> bool:
@@ -68,7 +72,7 @@ def chunk_document(parsed: ParsedDocument, target_chars: int = 1000, max_chars: 
 
     def flush() -> None:
         if current:
-            groups.append(("text", list(current), None))
+            groups.append(("text", list(current), None, None))
             current.clear()
 
     def emit_pieces(kind: str, i: int) -> None:
@@ -79,9 +83,9 @@ def chunk_document(parsed: ParsedDocument, target_chars: int = 1000, max_chars: 
         current.clear()
         for n, piece in enumerate(_pieces(blocks[i].text, target_chars, max_chars, table=kind == "table")):
             if n == 0 and lead:
-                groups.append((kind, [*lead, i], "\n\n".join([*(blocks[j].text for j in lead), piece])))
+                groups.append((kind, [*lead, i], "\n\n".join([*(blocks[j].text for j in lead), piece]), n))
             else:
-                groups.append((kind, [i], piece))
+                groups.append((kind, [i], piece, n))
 
     for i, block in enumerate(blocks):
         if block.kind == "table" or info[i].caption:
@@ -102,9 +106,10 @@ def chunk_document(parsed: ParsedDocument, target_chars: int = 1000, max_chars: 
     ordinals = paragraph_ordinals(info)
     ocr_pages = set(parsed.needs_ocr_pages)
     drafts = []
-    for n, (kind, idx, text) in enumerate(groups):
+    for n, (kind, idx, text, piece) in enumerate(groups):
         numbered = [ordinals[i] for i in idx if ordinals[i] is not None]
         draft = _draft(n, kind, [blocks[i] for i in idx], text, parsed.doc_type, ocr_pages)
+        draft.blocks, draft.piece = tuple(idx), piece
         draft.para_start, draft.para_end = (min(numbered), max(numbered)) if numbered else (None, None)
         section = info[idx[-1]]
         draft.section = section.name

@@ -11,6 +11,8 @@ a row number), so the viewer leaves it out when it compares a chunk's text with 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
+from html import escape  # what Django's escape calls, without its lazy-string wrapper (per cell)
 
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -56,7 +58,30 @@ def table_rows(block: Block) -> list[tuple[str, ...]]:
     return [tuple(line.split(" | ")) for line in block.text.split("\n")]
 
 
-def table(
+@dataclass
+class BlockHtml:
+    """One parsed block drawn as HTML, in pieces a page can be cut between: `units` are its rows or lines (one
+    unit for a block that is never cut), `open` and `close` wrap whatever run of them a page holds, so a block
+    cut by a page break is whole HTML on both pages. `texts` are the units' parsed text, to find where a chunk
+    cut from the block starts; `before` is shown before the block's first unit only (a sheet's name), `context`
+    at the top of a page that starts inside the block's section (the same name, continued)."""
+
+    units: list[SafeString]
+    open: str = ""  # HTML (built escaped), like every field but `texts` and `context`
+    close: str = ""
+    sep: str = ""
+    texts: list[str] = field(default_factory=list)
+    before: str = ""
+    context: str = ""
+    list_item: bool = False
+
+
+def single(html: SafeString, *, list_item: bool = False) -> BlockHtml:
+    """A block that is never cut: one unit."""
+    return BlockHtml(units=[html], list_item=list_item)
+
+
+def table_parts(
     attrs: SafeString,
     rows: list[tuple[str, ...]],
     *,
@@ -64,25 +89,39 @@ def table(
     row_ids: list[str] | None = None,
     head_rows: int = 0,
     hidden_rows: frozenset[int] = frozenset(),
-) -> SafeString:
-    """A real <table>; short rows are padded so the grid stays whole (the padding is not parsed text)."""
+) -> BlockHtml:
+    """A real <table> as a block a page may cut between its body rows (the head rows are drawn on every page);
+    short rows are padded so the grid stays whole (the padding is not parsed text)."""
     width = max((len(row) for row in rows), default=0)
     html_rows = []
     for i, cells in enumerate(rows):
         tag = "th" if i < head_rows else "td"
-        html_cells = [format_html("<{}>{}</{}>", tag, cell, tag) for cell in cells]
-        html_cells += [mark_safe('<td class="doc-pad doc-extra"></td>')] * (width - len(cells))
+        # Plain escaping instead of format_html per cell: a 200,000-row sheet is drawn once, at ingest.
+        html_cells = "".join(f"<{tag}>{escape(cell)}</{tag}>" for cell in cells)
+        html_cells += '<td class="doc-pad doc-extra"></td>' * (width - len(cells))
         row_attrs = []
         if row_ids:
-            row_attrs.append(format_html(' id="{}"', row_ids[i]))
+            row_attrs.append(f' id="{escape(row_ids[i])}"')
         if i in hidden_rows:
-            row_attrs.append(mark_safe(' class="doc-md-sep"'))
+            row_attrs.append(' class="doc-md-sep"')
         if row_numbers:
-            row_attrs.append(format_html(' data-row="{}"', row_numbers[i]))
-            html_cells.insert(0, format_html('<th class="doc-rowno doc-extra" scope="row">{}</th>', row_numbers[i]))
-        html_rows.append(format_html("<tr{} data-unit>{}</tr>", join(row_attrs), join(html_cells)))
-    head, body = html_rows[:head_rows], html_rows[head_rows:]
+            row_attrs.append(f' data-row="{row_numbers[i]:d}"')
+            html_cells = f'<th class="doc-rowno doc-extra" scope="row">{row_numbers[i]:d}</th>' + html_cells
+        html_rows.append(SafeString(f"<tr{''.join(row_attrs)} data-unit>{html_cells}</tr>"))
+    head = html_rows[:head_rows]
     thead = format_html("<thead>{}</thead>", join(head)) if head else ""
-    return format_html(
-        '<div class="doc-table-wrap"><table{}>{}<tbody>{}</tbody></table></div>', attrs, thead, join(body)
+    return BlockHtml(
+        units=html_rows[head_rows:],
+        open=format_html('<div class="doc-table-wrap"><table{}>{}<tbody>', attrs, thead),
+        close="</tbody></table></div>",
+        texts=[" | ".join(row) for row in rows[head_rows:]],
     )
+
+
+def table(attrs: SafeString, rows: list[tuple[str, ...]], **options) -> SafeString:
+    """The whole table as one piece of HTML (table_parts' options)."""
+    return whole(table_parts(attrs, rows, **options))
+
+
+def whole(block: BlockHtml) -> SafeString:
+    return mark_safe(block.open + block.sep.join(block.units) + block.close)

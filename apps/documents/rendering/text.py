@@ -3,7 +3,8 @@
 The lines come from the same decoded file the parser read, and a block is drawn from its own lines only when
 they give back exactly the block's parsed text; otherwise the block's text is shown whole (anchored at its
 first line), so what is highlighted is always what the chunk came from. Markdown gets headings, lists, code
-and pipe tables; inline markup stays as written. Plain text keeps its lines, numbered in the margin.
+and pipe tables; inline markup stays as written. Plain text keeps its lines, numbered in the margin. A block
+drawn line by line comes out as a BlockHtml (common.py) whose units are its lines, so a page may cut it there.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from django.utils.safestring import SafeString
 
 from apps.documents.parsing.blocks import Block, ParsedDocument
 
-from .common import anchor, heading_tag, join, sections, table
+from .common import BlockHtml, anchor, heading_tag, join, sections, single, table
 
 LINE_SPLIT_RE = re.compile(r"\r\n|\r|\n")  # as the text parser splits lines
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -23,25 +24,18 @@ _PIPE_RE = re.compile(r"(?<!\\)\|")
 _SEPARATOR_CELL_RE = re.compile(r"^:?-+:?$")
 
 
-def render_text(parsed: ParsedDocument, source: str) -> SafeString:
+def text_blocks(parsed: ParsedDocument, source: str) -> list[BlockHtml]:
     lines = LINE_SPLIT_RE.split(source)
     markdown = parsed.doc_type == "md"
     info, ordinals = sections(parsed.blocks)
-    out: list[SafeString] = []
-    in_list = False
+    out: list[BlockHtml] = []
     for i, block in enumerate(parsed.blocks):
-        if in_list and block.kind != "list_item":
-            out.append(SafeString("</ul>"))
-            in_list = False
-        if block.kind == "list_item" and not in_list:
-            out.append(SafeString('<ul class="doc-list">'))
-            in_list = True
         own = lines[block.line_start - 1 : block.line_end] if block.line_start is not None else []
         css = "doc-caption" if info[i].caption else ""
-        out.append(_block(block, ordinals[i], own, markdown, css))
-    if in_list:
-        out.append(SafeString("</ul>"))
-    return join(out, "\n")
+        drawn = _block(block, ordinals[i], own, markdown, css)
+        drawn.list_item = block.kind == "list_item"
+        out.append(drawn)
+    return out
 
 
 def _line(number: int, text: str) -> SafeString:
@@ -52,7 +46,19 @@ def _lines(block: Block, texts: list[str], sep: str = "\n") -> SafeString:
     return join((_line(block.line_start + k, text) for k, text in enumerate(texts)), sep)
 
 
-def _block(block: Block, ordinal: int | None, own: list[str], markdown: bool, css: str) -> SafeString:
+def _by_lines(tag: str, attrs: SafeString, block: Block, texts: list[str]) -> BlockHtml:
+    """A block drawn line by line, each line a unit a page may be cut after."""
+    units = [_line(block.line_start + k, text) for k, text in enumerate(texts)]
+    return BlockHtml(
+        units=units,
+        open=format_html("<{}{}>", tag, attrs),
+        close=format_html("</{}>", tag),
+        sep="\n",
+        texts=[text.strip() for text in texts],
+    )
+
+
+def _block(block: Block, ordinal: int | None, own: list[str], markdown: bool, css: str) -> BlockHtml:
     stripped = [line.strip() for line in own]
     kind, text = block.kind, block.text
     if kind == "heading":
@@ -63,22 +69,21 @@ def _block(block: Block, ordinal: int | None, own: list[str], markdown: bool, cs
             body = join([_lines(block, stripped[:-1]), _line(block.line_end, "")], "\n")
         else:
             body = _line(block.line_start, text)
-        return format_html("<{}{}>{}</{}>", tag, anchor(block, ordinal, "doc-heading"), body, tag)
+        return single(format_html("<{}{}>{}</{}>", tag, anchor(block, ordinal, "doc-heading"), body, tag))
     if markdown and own and _FENCE_RE.match(own[0]) and "\n".join(own).strip() == text:
-        return format_html("<pre{}>{}</pre>", anchor(block, ordinal, "doc-code"), _lines(block, own))
+        return _by_lines("pre", anchor(block, ordinal, "doc-code"), block, own)
     if markdown and kind == "table" and "\n".join(stripped) == text:
-        return _markdown_table(block, ordinal, stripped)
+        return single(_markdown_table(block, ordinal, stripped))
     tag = "li" if kind == "list_item" else "p"
+    item = " doc-li" if kind == "list_item" else ""
     if not own or " ".join(stripped) != text:
         body = _line(block.line_start, text) if block.line_start is not None else text
-    elif markdown:
-        body = _lines(block, stripped)
-    else:
-        body = _lines(block, [line.rstrip() for line in own])
-        css = (css + " doc-text-lines").strip()
-    if kind == "list_item":
-        css = (css + " doc-li").strip()
-    return format_html("<{}{}>{}</{}>", tag, anchor(block, ordinal, css), body, tag)
+        attrs = anchor(block, ordinal, (css + item).strip())
+        return single(format_html("<{}{}>{}</{}>", tag, attrs, body, tag))
+    if markdown:
+        return _by_lines(tag, anchor(block, ordinal, (css + item).strip()), block, stripped)
+    attrs = anchor(block, ordinal, (css + " doc-text-lines" + item).strip())
+    return _by_lines(tag, attrs, block, [line.rstrip() for line in own])
 
 
 def _markdown_table(block: Block, ordinal: int | None, lines: list[str]) -> SafeString:

@@ -1,14 +1,16 @@
 from __future__ import annotations
 
+from django.core.files.storage import default_storage
 from django.db import transaction
 
 from apps.citations.services.linking import relink_enqueue
 from apps.documents.models import Collection, Document
+from apps.documents.rendering.store import delete_pages
 from apps.retrieval.services.changes import record_change
 
 
 def document_delete(*, document: Document) -> None:
-    """Delete the row (chunks and jobs cascade) and, once that has committed, the stored file."""
+    """Delete the row (chunks and jobs cascade) and, once that has committed, the stored file and pages."""
     storage, name = document.file.storage, document.file.name
     collection_id = document.collection_id
     with transaction.atomic():
@@ -17,6 +19,7 @@ def document_delete(*, document: Document) -> None:
         document.delete()
         record_change(collection_id=collection_id, document_id=document_id, removed_chunk_ids=chunk_ids)
         transaction.on_commit(lambda: storage.delete(name), robust=True)
+        transaction.on_commit(lambda: delete_pages(document_id, storage=storage), robust=True)  # viewer pages
         # References elsewhere that pointed at it are unlinked at once (SET NULL); recompute the rest.
         relink_enqueue(collection_id)
 
@@ -26,6 +29,7 @@ def collection_delete(*, collection: Collection) -> None:
     from apps.retrieval.keyword import store
 
     files = [(d.file.storage, d.file.name) for d in collection.documents.only("file")]
+    document_ids = list(collection.documents.values_list("pk", flat=True))
     collection_id = collection.pk
     with transaction.atomic():
         # Locked before Django collects what to delete with it, so a worker saving the collection's keyword
@@ -36,6 +40,8 @@ def collection_delete(*, collection: Collection) -> None:
         def delete_files() -> None:
             for storage, name in files:
                 storage.delete(name)
+            for document_id in document_ids:
+                delete_pages(document_id, storage=default_storage)
 
         transaction.on_commit(delete_files, robust=True)  # the rows are gone; a stray file only logs
     store.forget(collection_id)

@@ -1,36 +1,43 @@
 """Ingestion of one document, as ordered steps that write their progress to the job row.
 
 parse (parser registry) -> chunk (locators kept) -> embed (batched; the model is loaded once per worker
-process) -> index (chunks replaced atomically). The reference-list step slots in between chunk and embed.
+process) -> index (chunks replaced atomically). The reference-list step slots in between chunk and embed. A long
+job runs as several tasks, each a slice of its batches (document_ingest); the steps are in ingest_steps.py and the
+state kept between the tasks in staging.py.
 """
 
 from __future__ import annotations
 
 import logging
 
-import numpy as np
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
-from apps.citations.services.linking import relink_enqueue
-from apps.citations.services.references import store_references
 from apps.documents.models import Chunk, Document, DocumentStatus, IngestJob, JobStage
 from apps.documents.parsing import ChunkDraft, ParseError
-from apps.documents.services.reading import document_read
-from apps.retrieval.services.changes import record_change
+from apps.documents.services import ingest_reasons as reasons
+from apps.documents.services import ingest_steps, staging
+from apps.documents.services.ingest_steps import FINISHED, IngestStopped, Superseded, centroid
 from portal.broker import BROKER_ERRORS
-from portal.laps import Laps
+
+__all__ = [
+    "FINISHED",
+    "NOT_QUEUED",
+    "centroid",
+    "chunk_row",
+    "document_ingest",
+    "ingest_enqueue",
+    "ingest_give_up",
+    "ingest_publish",
+    "ingest_queued",
+    "ingest_requeue_unsent",
+]
 
 log = logging.getLogger(__name__)
-_BATCH = 200
-FINISHED = (JobStage.DONE, JobStage.FAILED)
 # IngestJob.error of a job whose message never reached the broker (Redis was away when it was made).
 NOT_QUEUED = "Not queued yet: the task queue could not be reached. Reading starts as soon as it is back."
-# Chunks handed to the model per call: large enough for sentence-transformers to sort them by length (less
-# padding), small enough for the progress bar to move; the model itself runs batches of 32.
-_EMBED_CALL = 128
 
 
 def ingest_enqueue(document: Document) -> IngestJob:
@@ -73,11 +80,6 @@ def ingest_requeue_unsent() -> int:
     return sent
 
 
-def _progress(job: IngestJob, stage: str, done: int = 0, total: int = 0) -> None:
-    # A plain UPDATE outside any long transaction, so a page polling the row sees it at once.
-    IngestJob.objects.filter(pk=job.pk).update(stage=stage, done=done, total=total)
-
-
 def ingest_give_up(*, job_id: int, reason: str) -> None:
     """Mark a job failed after its retries ran out (the database stayed unreachable)."""
     job = IngestJob.objects.select_related("document").filter(pk=job_id).first()
@@ -92,152 +94,72 @@ def _fail(job: IngestJob, document: Document, reason: str) -> None:
     failed = (
         IngestJob.objects.filter(pk=job.pk)
         .exclude(stage__in=FINISHED)
-        .update(stage=JobStage.FAILED, error=reason, finished_at=now)
+        .update(stage=JobStage.FAILED, error=reason, finished_at=now, reading=None)
     )
     if failed:
         Document.objects.filter(pk=document.pk).update(status=DocumentStatus.FAILED, error=reason)
+        staging.discard(job)  # the passages of a failed job are never indexed
 
 
 def chunk_row(document: Document, draft: ChunkDraft, page_sizes: dict) -> Chunk:
-    pages = {r.page for r in draft.rects}
-    return Chunk(
-        document=document,
-        chunk_index=draft.chunk_index,
-        text=draft.text,
-        section=draft.section[:300],
-        heading_path=list(draft.heading_path),
-        chunk_type=draft.chunk_type,
-        weight=draft.weight,
-        page=draft.page,
-        page_end=draft.page_end,
-        para_start=draft.para_start,
-        para_end=draft.para_end,
-        line_start=draft.line_start,
-        line_end=draft.line_end,
-        locator={
-            "rects": [{"page": r.page, "x0": r.x0, "y0": r.y0, "x1": r.x1, "y1": r.y1} for r in draft.rects],
-            "page_sizes": {str(p): list(page_sizes[p]) for p in sorted(pages) if p in page_sizes},
-            "para_ids": list(draft.para_ids),
-        },
-        locator_precision=draft.locator_precision,
-        locator_degraded=draft.locator_degraded,
-    )
+    return Chunk(document=document, **staging.chunk_fields(draft, page_sizes))
 
 
-def _embed(job: IngestJob, rows: list[Chunk]) -> str:
-    """Give every retrievable chunk its vector; returns the identity of the model that made them."""
-    from apps.retrieval.embedding.encoder import get_embedder
+def document_ingest(*, job_id: int, step: int = 0) -> None:
+    """Carry job `job_id` on from where it stands; `step` is the job's step count the message was sent for.
 
-    embedder = get_embedder(settings.PORTAL_EMBEDDING_MODEL)
-    # Weight-0 chunks (references, acknowledgements) are never retrieved: no vector, less time.
-    targets = [row for row in rows if row.weight > 0]
-    _progress(job, JobStage.EMBED, 0, len(targets))
-    for start in range(0, len(targets), _EMBED_CALL):
-        batch = targets[start : start + _EMBED_CALL]
-        for row, vector in zip(batch, embedder.embed_passages([row.text for row in batch]), strict=True):
-            row.embedding = vector
-        _progress(job, JobStage.EMBED, start + len(batch), len(targets))
-    return embedder.model_id
-
-
-def centroid(rows: list[Chunk]):
-    """The mean of the rows' vectors (None when none has one): what "related documents" compares."""
-    vectors = [row.embedding for row in rows if row.embedding is not None]
-    return np.mean(np.asarray(vectors, dtype=np.float32), axis=0) if vectors else None
-
-
-def _metadata_updates(document: Document, found: dict) -> dict:
-    """What the file says about itself fills only empty fields: a person's (or Zotero's) values win. Title and
-    authors read off the first page (the parser's `title_guessed`, `authors_guessed`) are marked as guessed."""
-    updates: dict = {}
-    guessed = set(document.guessed)
-    if not document.title and found.get("title"):
-        updates["title"] = str(found["title"])[:500]
-        guessed = guessed - {"title"} | ({"title"} if found.get("title_guessed") else set())
-    if not document.authors and found.get("authors"):
-        authors = found["authors"]
-        updates["authors"] = [authors] if isinstance(authors, str) else list(authors)
-        guessed = guessed - {"authors"} | ({"authors"} if found.get("authors_guessed") else set())
-    if guessed != set(document.guessed):
-        updates["guessed"] = sorted(guessed)
-    if document.year is None and str(found.get("year") or "").isdigit():
-        updates["year"] = int(found["year"])
-    for name, limit in (("journal", 300), ("doi", 200)):
-        if not getattr(document, name) and found.get(name):
-            updates[name] = str(found[name])[:limit]
-    return updates
-
-
-def document_ingest(*, job_id: int) -> None:
+    A job is read, embedded batch by batch and indexed (services/ingest_steps.py). After
+    PORTAL_INGEST_BATCHES_PER_TASK batches a task sends the rest of the job to the back of the queue and returns:
+    the uploads queued meanwhile go first, and a worker that dies loses one batch at most, since a redelivered
+    message goes on from the last committed batch."""
     job = IngestJob.objects.select_related("document").filter(pk=job_id).first()
     if job is None or job.finished:
         log.info("ingest job %s is gone or finished; nothing to do", job_id)
         return
-    document = job.document
-    IngestJob.objects.filter(pk=job.pk).update(started_at=timezone.now())
-    Document.objects.filter(pk=document.pk).update(status=DocumentStatus.PROCESSING, error="")
+    if step < job.step and job.sent_step >= job.step:
+        # A redelivered message whose work was committed, and the message that continues the job is out.
+        log.info("ingest job %s: the message for step %s is stale (the job is at %s)", job_id, step, job.step)
+        return
     try:
-        clock = Laps()
-        _progress(job, JobStage.PARSE, 0, 1)
-        with document.file.open("rb") as fh:  # through the storage API: local folder or S3 alike
-            data = fh.read()
-        reading = document_read(document=document, data=data)  # bounded: see services/reading.py
-        del data  # the largest object of a job: not kept through embedding
-        clock.lap("read")  # parse, chunk and references, plus the child process's own cost
-        clock.laps.update(reading.laps)
-        parsed, drafts, entries, mentions = reading.parsed, reading.drafts, reading.entries, reading.mentions
-        _progress(job, JobStage.CHUNK, 1, 1)
-        rows = [chunk_row(document, d, parsed.page_sizes) for d in drafts]
-        model_id = _embed(job, rows)
-        clock.lap("embed")
-        _progress(job, JobStage.INDEX, 0, len(rows))
-        with transaction.atomic():
-            # Readers see either the old chunks or the new ones, never half of each.
-            Document.objects.select_for_update().filter(pk=document.pk).first()
-            if not IngestJob.objects.select_for_update().filter(pk=job.pk).exclude(stage__in=FINISHED).exists():
-                # A redelivered copy of this job's message finished it meanwhile: write nothing twice.
-                log.info("ingest job %s was finished by another run; its result is kept", job.pk)
-                return
-            old_chunk_ids = list(Chunk.objects.filter(document=document).values_list("id", flat=True))
-            Chunk.objects.filter(document=document).delete()
-            for start in range(0, len(rows), _BATCH):
-                Chunk.objects.bulk_create(rows[start : start + _BATCH])
-                _progress(job, JobStage.INDEX, min(start + _BATCH, len(rows)), len(rows))
-            store_references(document, rows, entries, mentions)
-            Document.objects.filter(pk=document.pk).update(
-                status=DocumentStatus.READY,
-                error="",
-                # The content decides the type (a PDF named .docx is read, shown and served as the PDF it is).
-                doc_type=parsed.doc_type or document.doc_type,
-                chunk_count=len(rows),
-                page_count=parsed.page_count,
-                embedding_model=model_id,
-                centroid=centroid(rows),
-                needs_ocr_pages=list(parsed.needs_ocr_pages),
-                **_metadata_updates(document, parsed.metadata),
-            )
-            clock.lap("index")
-            IngestJob.objects.filter(pk=job.pk).update(
-                stage=JobStage.DONE, done=len(rows), total=len(rows), finished_at=timezone.now(), timings=clock.laps
-            )
-            # Search (keyword indexes, cached results) follows from here.
-            record_change(
-                collection_id=document.collection_id, document_id=document.pk, removed_chunk_ids=old_chunk_ids
-            )
-            # A paper added today may be what yesterday's references cite, and the other way round.
-            relink_enqueue(document.collection_id)
+        _carry_on(job)
     except (OperationalError, InterfaceError):
-        raise  # the database went away for a moment: the task retries the whole job
-    except ParseError as exc:
-        _fail(job, document, str(exc))
+        raise  # the database went away for a moment: the task retries, from the last committed step
+    except Superseded:
+        log.info("ingest job %s was carried on by another run; its result is kept", job_id)
+    except (ParseError, IngestStopped) as exc:
+        _fail(job, job.document, str(exc))
     except SoftTimeLimitExceeded:
-        _fail(job, document, "Reading this file took longer than the time limit; it may be very large.")
+        _fail(job, job.document, reasons.time_limit(job, settings.CELERY_TASK_SOFT_TIME_LIMIT))
     except Exception as exc:
         # A failure inside the reading process arrives as ChildFailed, carrying the child's traceback in its text.
-        log.exception("ingest of document %s failed", document.pk)
-        _fail(
-            job,
-            document,
-            f"An unexpected error stopped ingestion ({getattr(exc, 'type_name', type(exc).__name__)}); "
-            "the administrators can find the details in the worker log.",
-        )
+        log.exception("ingest of document %s failed while %s", job.document_id, reasons.doing(job.stage))
+        _fail(job, job.document, reasons.unexpected(job, getattr(exc, "type_name", type(exc).__name__)))
+
+
+def _carry_on(job: IngestJob) -> None:
+    if job.reading is None:
+        ingest_steps.read_step(job)
+    budget = settings.PORTAL_INGEST_BATCHES_PER_TASK
+    batches = 0
+    while True:
+        if budget and batches >= budget and staging.waiting_count(job):
+            if _continue_later(job):
+                return
+            batches = 0  # the broker is away: go on here, and try again after another `budget` batches
+        if not ingest_steps.embed_step(job):
+            break
+        batches += 1
+    ingest_steps.index_step(job)
+
+
+def _continue_later(job: IngestJob) -> bool:
+    """Queue the rest of the job behind what others queued meanwhile; False (go on here) when the broker is away."""
+    from apps.documents.tasks import ingest_document
+
+    try:
+        ingest_document.delay(job.pk, job.step)
+    except BROKER_ERRORS:
+        log.warning("ingest job %s could not be queued again: going on without a break", job.pk, exc_info=True)
+        return False
+    IngestJob.objects.filter(pk=job.pk, step=job.step).update(sent_step=job.step)
+    return True

@@ -17,6 +17,9 @@ from apps.citations.services.references import extract_references
 from apps.documents.models import Document
 from apps.documents.parsing import ChunkDraft, ParsedDocument, ParseError, ReadLimits, chunk_document, parse_document
 from apps.documents.parsing.sandbox import run_bounded
+from apps.documents.rendering import render_reading
+from apps.documents.rendering.pages import RenderedPages
+from apps.documents.rendering.store import save_pages
 from portal.laps import Laps
 
 log = logging.getLogger(__name__)
@@ -31,6 +34,7 @@ class Reading:
     entries: list
     mentions: list
     laps: dict[str, float]
+    pages: RenderedPages | None = None  # the viewer's pages (not for PDFs, which PDF.js draws in the browser)
 
 
 def no_text_reason(doc_type: str) -> str:
@@ -50,7 +54,18 @@ def read_file(data: bytes, name: str, doc_type: str, limits: ReadLimits) -> Read
     clock.lap("chunk")
     entries, mentions = extract_references(parsed, drafts, data)
     clock.lap("references")
-    return Reading(parsed, drafts, entries, mentions, clock.laps)
+    # Drawn here, inside the same bounds, so the web process never parses the file to show it (issue 14).
+    pages = _viewer_pages(parsed, data, drafts) if parsed.doc_type != "pdf" else None
+    clock.lap("render")
+    return Reading(parsed, drafts, entries, mentions, clock.laps, pages)
+
+
+def _viewer_pages(parsed: ParsedDocument, data: bytes, drafts: list[ChunkDraft]) -> RenderedPages | None:
+    try:
+        return render_reading(parsed, data, drafts)
+    except Exception:  # a bug of the viewer's must not fail the ingest: the viewer then draws it on first view
+        log.exception("drawing the viewer pages failed")
+        return None
 
 
 def read_limits() -> ReadLimits:
@@ -66,7 +81,7 @@ def document_read(*, document: Document, data: bytes) -> Reading:
     ChildFailed when the reading process failed unexpectedly (its traceback inside)."""
     args = (data, document.original_name, document.doc_type, read_limits())
     if not settings.PORTAL_PARSE_SANDBOX:  # unit tests that call the service in-process
-        return read_file(*args)
+        return _keep_pages(document, read_file(*args))
     try:
         bounded = run_bounded(
             read_file, *args, memory_mb=settings.PORTAL_PARSE_MEMORY_MB, timeout_s=settings.PORTAL_PARSE_TIMEOUT_S
@@ -75,4 +90,16 @@ def document_read(*, document: Document, data: bytes) -> Reading:
         log.info("reading document %s failed (%s); it used %s", document.pk, exc, exc.usage)
         raise
     log.info("read document %s; it used %s", document.pk, bounded.usage)
-    return bounded.value
+    return _keep_pages(document, bounded.value)
+
+
+def _keep_pages(document: Document, reading: Reading) -> Reading:
+    """Store the viewer's pages and let go of them; a failure to store them costs the viewer a bounded redraw on
+    its first view, never the ingest."""
+    if reading.pages is not None:
+        try:
+            save_pages(document, reading.pages)
+        except Exception:
+            log.warning("the viewer pages of document %s could not be stored", document.pk, exc_info=True)
+        reading.pages = None
+    return reading

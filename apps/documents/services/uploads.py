@@ -9,7 +9,7 @@ from typing import IO
 
 from django.conf import settings
 from django.core.files import File
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from apps.documents.models import Collection, Document, DocumentStatus
 from apps.documents.parsing import SUPPORTED_EXTENSIONS
@@ -73,10 +73,7 @@ def document_add(*, collection: Collection, name: str, fileobj: IO[bytes], user=
     check_upload(name, size)
     existing = Document.objects.filter(collection=collection, sha256=sha256).first()
     if existing is not None:
-        if not force:
-            return AddResult(existing, "duplicate")
-        job = ingest_enqueue(existing)
-        return AddResult(existing, "reingested", queued=ingest_queued(job))
+        return _already_there(existing, force)
 
     document = Document(
         collection=collection,
@@ -94,7 +91,22 @@ def document_add(*, collection: Collection, name: str, fileobj: IO[bytes], user=
         with transaction.atomic():
             document.save()
             job = ingest_enqueue(document)
+    except IntegrityError:
+        document.file.storage.delete(document.file.name)
+        # The same bytes uploaded twice at once: both found no copy above, and the unique constraint
+        # (one_copy_per_collection) let only the first insert through. The others answer as if they had come second.
+        existing = Document.objects.filter(collection=collection, sha256=sha256).first()
+        if existing is None:
+            raise  # another constraint, or the copy was deleted again meanwhile: not a duplicate
+        return _already_there(existing, force)
     except Exception:
         document.file.storage.delete(document.file.name)
         raise
     return AddResult(document, "added", queued=ingest_queued(job))
+
+
+def _already_there(existing: Document, force: bool) -> AddResult:
+    if not force:
+        return AddResult(existing, "duplicate")
+    job = ingest_enqueue(existing)
+    return AddResult(existing, "reingested", queued=ingest_queued(job))

@@ -20,7 +20,7 @@ from apps.citations.answers.service import InvalidQuestion, answer, prepare
 from apps.citations.api import AskRequestSerializer
 from apps.documents.api.params import PreviewQuerySerializer
 from apps.documents.api.views import preview_data
-from apps.retrieval.api import SearchQueryForm, first_errors
+from apps.retrieval.api import SearchQueryForm, first_errors, search_body
 from apps.retrieval.search.service import search as run_search
 from apps.retrieval.search.types import CollectionNotFound, InvalidSearch
 
@@ -69,7 +69,7 @@ def search_hits(
         raise ToolError(f"Invalid parameters: {exc}") from None
     except CollectionNotFound:
         raise NotFound("No such collection.") from None
-    return as_api_json(response.as_dict())
+    return as_api_json(search_body(response, user))
 
 
 def ask_answer(

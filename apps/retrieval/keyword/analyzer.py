@@ -18,12 +18,19 @@ Choices, and why:
 
 `terms` keeps duplicates (term frequency matters on the document side); `query_terms` keeps each term once in
 first-seen order, so repeating a word in a query does not multiply its weight.
-Everything here is a pure function of the input: same text, same terms, on any machine.
+Everything here is a pure function of the input: same text, same terms, on any machine, in any thread.
+
+Threads: a Snowball stemmer object keeps the word it is working on in its own fields between calls (snowballstemmer's
+pure-Python stemmers and PyStemmer's alike), so one instance shared by a web process's threads mixed their words up
+(measured: "events" came out as "hinde", and calls raised IndexError). Each thread gets its own stemmer; with that,
+`_word_term` is a pure function, and `lru_cache` (whose bookkeeping is thread-safe) can only ever hold what a
+single-threaded run computes: two threads missing the same word at once both compute the same value.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from functools import lru_cache
 
@@ -60,7 +67,15 @@ _NLTK_STOP_WORDS = """
 """
 STOP_WORDS: frozenset[str] = frozenset(_NLTK_STOP_WORDS.split())
 
-_stemmer = snowballstemmer.stemmer("english")
+_per_thread = threading.local()
+
+
+def _stem(word: str) -> str:
+    """Snowball English stem of `word`, by this thread's own stemmer (see the module docstring for why)."""
+    stemmer = getattr(_per_thread, "stemmer", None)
+    if stemmer is None:
+        stemmer = _per_thread.stemmer = snowballstemmer.stemmer("english")
+    return stemmer.stemWord(word)
 
 
 @lru_cache(maxsize=500_000)
@@ -73,7 +88,7 @@ def _word_term(word: str) -> str | None:
         word = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
     if word.isdigit():
         return word
-    return _stemmer.stemWord(word)
+    return _stem(word)
 
 
 def _cjk_terms(run: str) -> list[str]:

@@ -43,7 +43,10 @@ class LoadedIndex:
 
 
 _loaded: OrderedDict[int, LoadedIndex] = OrderedDict()
-_loaded_lock = threading.Lock()
+_loaded_lock = threading.Lock()  # guards _loaded and _loading; never held while the database is read
+# One lock per collection being loaded: the threads of a process that all search a cold collection at once wait
+# for one load instead of each reading (or, without a snapshot, analysing) the whole collection.
+_loading: dict[int, threading.Lock] = {}
 
 
 def _indexable_chunks(collection_id: int, document_ids: list[int] | None = None):
@@ -95,21 +98,32 @@ def current_index(collection_id: int, version: int) -> LoadedIndex:
 
     Hold `entry.lock` while searching it: another thread may be applying changes.
     """
-    with _loaded_lock:
-        entry = _loaded.get(collection_id)
-        if entry is not None:
-            _loaded.move_to_end(collection_id)
-    if entry is None:
-        fresh = _load(collection_id)
-        with _loaded_lock:
-            entry = _loaded.setdefault(collection_id, fresh)
-            _loaded.move_to_end(collection_id)
-            while len(_loaded) > settings.PORTAL_KEYWORD_INDEXES_IN_MEMORY:
-                _loaded.popitem(last=False)
+    entry = _loaded_entry(collection_id)
     if entry.upto < version:
         with entry.lock:
             if entry.upto < version:
                 apply_changes(entry, collection_id)
+    return entry
+
+
+def _loaded_entry(collection_id: int) -> LoadedIndex:
+    """The process's index of a collection as it is, loaded first if this process has none."""
+    with _loaded_lock:
+        entry = _loaded.get(collection_id)
+        if entry is not None:
+            _loaded.move_to_end(collection_id)
+            return entry
+        loading = _loading.setdefault(collection_id, threading.Lock())
+    with loading:
+        with _loaded_lock:
+            entry = _loaded.get(collection_id)  # loaded by the thread this one waited for
+        if entry is None:
+            fresh = _load(collection_id)
+            with _loaded_lock:
+                entry = _loaded.setdefault(collection_id, fresh)
+                _loaded.move_to_end(collection_id)
+                while len(_loaded) > settings.PORTAL_KEYWORD_INDEXES_IN_MEMORY:
+                    _loaded.popitem(last=False)
     return entry
 
 
@@ -123,6 +137,7 @@ def forget(collection_id: int) -> None:
     """Drop one collection's in-memory index (a deleted collection)."""
     with _loaded_lock:
         _loaded.pop(collection_id, None)
+        _loading.pop(collection_id, None)
 
 
 def refresh_snapshot(collection_id: int, *, force: bool = False) -> bool:

@@ -31,11 +31,13 @@ __all__ = [
 
 def get_reranker() -> Reranker:
     """The reranker the settings ask for (cheap: a CrossEncoder loads on its first `scores`, once per process)."""
-    model = (getattr(settings, "PORTAL_RERANK_MODEL", "") or "").strip()
+    # Read without getattr defaults: a setting that portal/settings.py forgot to read fails here, loudly, instead
+    # of being silently empty (PORTAL_RERANK_KEY once was: a key set in the environment never reached the server).
+    model = (settings.PORTAL_RERANK_MODEL or "").strip()
     if model:
         return CrossEncoderReranker(model)
-    url = (getattr(settings, "PORTAL_RERANK_URL", "") or "").strip()
+    url = (settings.PORTAL_RERANK_URL or "").strip()
     if url:
-        timeout = getattr(settings, "PORTAL_RERANK_TIMEOUT", 10) or 10
-        return HttpReranker(url, timeout=timeout, api_key=getattr(settings, "PORTAL_RERANK_KEY", "") or "")
+        api_key = (settings.PORTAL_RERANK_KEY or "").strip()
+        return HttpReranker(url, timeout=settings.PORTAL_RERANK_TIMEOUT, api_key=api_key)
     return NoReranker()

@@ -87,8 +87,11 @@ def warm_up() -> None:
 
 @lru_cache(maxsize=512)
 def query_vector(embedder, query: str) -> np.ndarray:
-    # Keyed on the embedder too, so a model change never reuses another space's vector.
-    return embedder.embed_query(query)
+    # Keyed on the embedder too, so a model change never reuses another space's vector. The cached array is handed
+    # to every thread that asks the same query: read-only, so no caller can change it under the others.
+    vector = embedder.embed_query(query)
+    vector.setflags(write=False)
+    return vector
 
 
 # ---- retrieval core ------------------------------------------------------------------------------------------

@@ -7,13 +7,13 @@ ordinals; a page has no stable paragraph ids, so none are invented.
 
 from __future__ import annotations
 
-import codecs
 import re
 
 import lxml.etree
 import lxml.html
 
 from ..blocks import Block, ParsedDocument
+from ..encoding import DecodedText, read_text
 from ..errors import ParseError
 from ..textutil import clean_inline
 
@@ -45,12 +45,12 @@ class HtmlParser:
         return 0.5 if markup else 0.0
 
     def parse(self, data: bytes, filename: str) -> ParsedDocument:
-        root = _parse_html(data)
+        root, decoded = _parse_html(data)
         walker = _Walker()
         body = root.find("body")
         walker.visit(body if body is not None else root)
         walker.flush()
-        metadata: dict = {}
+        metadata: dict = {"text_encoding": decoded.encoding, "text_encoding_source": decoded.source}
         title = clean_inline(root.findtext(".//title") or "")
         first_h1 = next((b.text for b in walker.blocks if b.kind == "heading" and len(b.heading_path) == 1), "")
         if title or first_h1:
@@ -64,34 +64,20 @@ class HtmlParser:
         return ParsedDocument(blocks=walker.blocks, metadata=metadata, doc_type="html")
 
 
-def _parse_html(data: bytes) -> lxml.html.HtmlElement:
-    if b"\x00" in data[:4096] and not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        raise ParseError("The file is not a readable web page (it looks like a binary file).")
-    encoding = _encoding(data)
+def _parse_html(data: bytes) -> tuple[lxml.html.HtmlElement, DecodedText]:
+    """The page's tree, and the encoding its text was read in (encoding.read_text, with the <meta charset>)."""
+    match = _CHARSET_RE.search(data[:4096])
+    declared = match.group(1).decode("ascii", errors="replace") if match else None
     try:
-        parser = lxml.html.HTMLParser(encoding=encoding, remove_comments=True, remove_pis=True)
-        return lxml.html.document_fromstring(data, parser=parser)
+        decoded = read_text(data, declared=declared)
+    except ParseError:
+        raise ParseError("The file is not a readable web page (it looks like a binary file).") from None
+    try:
+        # Handed over as UTF-8 so that lxml does not decode again by the (possibly wrong) declaration.
+        parser = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
+        return lxml.html.document_fromstring(decoded.text.encode("utf-8"), parser=parser), decoded
     except (lxml.etree.ParserError, ValueError, LookupError) as exc:
         raise ParseError("The web page could not be read (it may be empty or damaged).", detail=repr(exc)) from exc
-
-
-def _encoding(data: bytes) -> str:
-    """BOM, then a <meta charset> the page declares, then UTF-8 if it decodes, else Windows-1252."""
-    if data.startswith(codecs.BOM_UTF8):
-        return "utf-8-sig"
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return "utf-16"
-    m = _CHARSET_RE.search(data[:4096])
-    if m:
-        try:
-            return codecs.lookup(m.group(1).decode("ascii")).name
-        except (LookupError, UnicodeDecodeError):
-            pass
-    try:
-        data.decode("utf-8")
-        return "utf-8"
-    except UnicodeDecodeError:
-        return "cp1252"
 
 
 def _hidden(el: lxml.html.HtmlElement) -> bool:

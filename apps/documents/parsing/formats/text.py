@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..blocks import Block, ParsedDocument
-from ..errors import ParseError
+from ..encoding import read_text
 
 _ATX_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -37,10 +37,10 @@ class TextParser:
         return 0.0
 
     def parse(self, data: bytes, filename: str) -> ParsedDocument:
-        text = decode_text(data)
+        decoded = read_text(data)
         markdown = filename.lower().endswith((".md", ".markdown"))
-        blocks = _MarkdownReader(markdown).read(_LINE_SPLIT_RE.split(text))
-        metadata = {}
+        blocks = _MarkdownReader(markdown).read(_LINE_SPLIT_RE.split(decoded.text))
+        metadata: dict = {"text_encoding": decoded.encoding, "text_encoding_source": decoded.source}
         first_heading = next((b for b in blocks if b.kind == "heading"), None)
         if markdown and first_heading is not None and first_heading.heading_path == (first_heading.text,):
             metadata["title"] = first_heading.text
@@ -48,22 +48,15 @@ class TextParser:
 
 
 def _looks_like_text(head: bytes) -> bool:
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return True
-    return b"\x00" not in head
+    # UTF-16 without a BOM has NULs too: a .txt file still comes here with its low score, and read_text tells it
+    # from binary data; a file without a name to go by is not guessed at.
+    return head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" not in head
 
 
 def decode_text(data: bytes) -> str:
-    """UTF-8 (with or without BOM), UTF-16 with BOM, else Windows-1252 — what text files in an office
-    really are. Binary data is refused instead of being turned into mojibake blocks."""
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return data.decode("utf-16")
-    if b"\x00" in data[:8192]:
-        raise ParseError("The file does not contain plain text (it looks like a binary file).")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+    """The text of a text file in the encoding encoding.read_text chooses (a BOM, else UTF-8, else detection);
+    binary data is refused instead of being turned into mojibake blocks."""
+    return read_text(data).text
 
 
 @dataclass

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
@@ -19,7 +20,7 @@ TOKEN_VARIABLE = "PORTAL_MCP_TOKEN"
 
 def _warm_up_search() -> None:
     # As the web process does (portal/wsgi.py): the embedding model loads now, not in the first search.
-    if os.environ.get("PORTAL_WARM_UP", "true").lower() not in ("0", "false", "no"):
+    if settings.PORTAL_WARM_UP:
         from apps.retrieval.search.service import warm_up
 
         warm_up()
