@@ -92,11 +92,14 @@ _DESCRIPTIONS = {
     404: "No such object, or the caller may not see it: the two answers are identical.",
     413: "The request body is larger than the portal accepts (DATA_UPLOAD_MAX_MEMORY_SIZE).",
     415: "The request body's content type is not one this operation reads.",
+    429: "Too many requests from this user or token (PORTAL_API_RATE): wait the seconds `Retry-After` says.",
 }
 
 
 def error_responses(*codes: int) -> dict[int, OpenApiResponse]:
-    """The documented error answers of one operation, all with the shared ErrorSerializer body."""
+    """The documented error answers of one operation, all with the shared ErrorSerializer body; every operation
+    can answer 429 (the API's per-user rate applies to all of them)."""
+    codes = tuple(dict.fromkeys((*codes, 429)))
     return {code: OpenApiResponse(ErrorSerializer, description=_DESCRIPTIONS[code]) for code in codes}
 
 

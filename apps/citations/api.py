@@ -111,7 +111,7 @@ def _prepared(request: Request) -> Prepared:
 @extend_schema(
     request=AskRequestSerializer,
     examples=[_ASK_EXAMPLE],
-    responses={200: AnswerSerializer, **error_responses(400, 401, 404, 415)},
+    responses={200: AnswerSerializer, **error_responses(400, 401, 404, 413, 415)},
 )
 @api_view(["POST"])
 def ask(request: Request) -> Response:
@@ -187,7 +187,7 @@ def _stream_errors(*codes: int) -> dict:
             description="server-sent events: `evidence` {evidence: [citation objects]}, `text` ({delta} or {text}, "
             "with `order`), then `finish` with the body POST /api/v1/ask returns; `error` {detail} if it fails",
         ),
-        **_stream_errors(400, 401, 404, 415),
+        **_stream_errors(400, 401, 404, 413, 415),
     },
 )
 @api_view(["POST"])

@@ -190,3 +190,28 @@ def test_with_batches_per_task_at_zero_the_whole_job_runs_in_one_task(job, model
     deliver(job.pk)
     assert sent == [] and model.calls == SECTIONS // BATCH
     assert Document.objects.get(pk=job.document_id).status == DocumentStatus.READY
+
+
+@batches
+def test_resume_ingest_goes_on_from_the_last_embedded_batch(job, model, sent):
+    # given: a job read and partly embedded whose continuation was lost with the broker (the embedded Redis keeps no
+    # queue on disk, so the launcher runs resume_ingest when it restarts it, or the worker)
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    deliver(job.pk)
+    assert model.calls == PER_TASK and len(sent) == 1
+    sent.clear()
+    # when
+    out = StringIO()
+    call_command("resume_ingest", stdout=out)
+    # then: the same job is sent on from its step, and finishing it embeds no passage twice
+    job.refresh_from_db()
+    assert sent == [(job.pk, job.step)] and "Resumed 1" in out.getvalue()
+    assert IngestJob.objects.filter(document_id=job.document_id).count() == 1
+    while sent:
+        deliver(*sent.pop(0))
+    document = Document.objects.get(pk=job.document_id)
+    assert document.status == DocumentStatus.READY, document.error
+    assert sorted(Counter(model.texts).values()) == [1] * SECTIONS

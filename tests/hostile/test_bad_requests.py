@@ -199,3 +199,12 @@ def test_a_range_with_thousands_of_digits_is_416_or_the_whole_file_never_500(
     for header in ("bytes=\u0663-4", f"bytes={HUGE}", "bytes=0-1-2", "bytes=1-2,3-" + HUGE):
         whole = client.get(url, HTTP_RANGE=header)
         assert whole.status_code == 200 and b"".join(whole.streaming_content) == b"hello world", header
+
+
+@pytest.mark.django_db
+def test_a_nul_in_the_mcp_search_collection_is_no_such_collection(personas):
+    # the MCP tools call the operations directly, past the API's parsers and the request middleware
+    from apps.integrations.mcp.operations import NotFound, search_hits
+
+    with pytest.raises(NotFound, match="No such collection"):
+        search_hits(personas["viewer"], query="glaciers", collection="lab\x00")

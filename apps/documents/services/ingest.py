@@ -143,7 +143,7 @@ def _carry_on(job: IngestJob) -> None:
     batches = 0
     while True:
         if budget and batches >= budget and staging.waiting_count(job):
-            if _continue_later(job):
+            if ingest_continue(job):
                 return
             batches = 0  # the broker is away: go on here, and try again after another `budget` batches
         if not ingest_steps.embed_step(job):
@@ -152,8 +152,10 @@ def _carry_on(job: IngestJob) -> None:
     ingest_steps.index_step(job)
 
 
-def _continue_later(job: IngestJob) -> bool:
-    """Queue the rest of the job behind what others queued meanwhile; False (go on here) when the broker is away."""
+def ingest_continue(job: IngestJob) -> bool:
+    """Queue the rest of the job behind what others queued meanwhile; False (go on here) when the broker is away.
+
+    Also how a job whose worker stopped is resumed (`manage.py resume_ingest`): from its last committed batch."""
     from apps.documents.tasks import ingest_document
 
     try:

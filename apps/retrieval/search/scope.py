@@ -20,7 +20,8 @@ def resolve_scope(user: AnyUser, slugs: tuple[str, ...]) -> list[Collection]:
     readable = readable_collections(user).order_by("id")
     if not slugs:
         return list(readable)
-    found = list(readable.filter(slug__in=set(slugs)))
+    # A name with a NUL cannot be a stored slug, and PostgreSQL refuses it in a query: not found, like any other.
+    found = list(readable.filter(slug__in={slug for slug in slugs if "\x00" not in slug}))
     if len(found) != len(set(slugs)):
         missing = sorted(set(slugs) - {c.slug for c in found})
         raise CollectionNotFound(f"No such collection: {', '.join(missing)}.")

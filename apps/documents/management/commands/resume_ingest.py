@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from apps.citations.services.linking import relink_requeue_stale
 from apps.documents.models import Document, DocumentStatus, IngestJob, JobStage
-from apps.documents.services.ingest import ingest_enqueue, ingest_requeue_unsent
+from apps.documents.services.ingest import FINISHED, ingest_continue, ingest_enqueue, ingest_requeue_unsent
 
 
 class Command(BaseCommand):
@@ -28,13 +28,19 @@ class Command(BaseCommand):
             self.stdout.write(f"Sent {relink_requeue_stale()} relink(s) of reference links that could not be queued.")
             return
         stuck = Document.objects.filter(status__in=[DocumentStatus.PENDING, DocumentStatus.PROCESSING])
-        count = 0
+        count = resumed = 0
         for document in stuck:
+            job = IngestJob.objects.filter(document=document).exclude(stage__in=FINISHED).order_by("-pk").first()
+            if job is not None and job.reading is not None and ingest_continue(job):
+                resumed += 1  # read and partly embedded: go on from the last committed batch, not from the start
+                continue
             with transaction.atomic():
                 IngestJob.objects.filter(document=document).exclude(stage__in=[JobStage.DONE, JobStage.FAILED]).update(
                     stage=JobStage.FAILED, error="Interrupted: the portal stopped.", finished_at=timezone.now()
                 )
                 ingest_enqueue(document)
             count += 1
+        if resumed:
+            self.stdout.write(f"Resumed {resumed} interrupted document(s) from their last embedded batch.")
         if count:
             self.stdout.write(f"Re-queued {count} interrupted document(s).")
