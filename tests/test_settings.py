@@ -185,6 +185,7 @@ PROBES = {
     "PORTAL_TASK_TIME_LIMIT": Probe("99", "settings.CELERY_TASK_TIME_LIMIT"),
     "PORTAL_WORKER_MAX_MEMORY_MB": Probe("100", "settings.CELERY_WORKER_MAX_MEMORY_PER_CHILD", "102400"),
     "PORTAL_PARSE_MEMORY_MB": Probe("128"),
+    "PORTAL_RENDER_MEMORY_MB": Probe("256"),
     "PORTAL_BROKER_VISIBILITY_TIMEOUT": Probe("555", "settings.CELERY_BROKER_TRANSPORT_OPTIONS['visibility_timeout']"),
     # Read by the launcher, not the settings: its `run` command's --mcp-port default.
     "PORTAL_MCP_PORT": Probe("8799", "launched_mcp_port()"),
