@@ -24,7 +24,7 @@ def check_database() -> dict:
 
 def check_broker() -> dict:
     try:
-        heartbeat._redis().ping()
+        heartbeat.redis_client().ping()
     except Exception as exc:
         return {"ok": False, "error": type(exc).__name__}
     return {"ok": True}

@@ -33,7 +33,7 @@ def heartbeat_key(queue: str) -> str:
     return f"portal:workers:{queue}"
 
 
-def _redis(url: str | None = None):
+def redis_client(url: str | None = None):
     """One client per URL and process (redis-py pools are thread-safe and notice a fork), with short timeouts:
     a Redis that is away must cost a page one second, not redis-py's default retries."""
     import redis
@@ -56,7 +56,7 @@ def beat(queues: list[str], nodename: str, *, url: str | None = None) -> None:
     """Say that `nodename` consumes `queues` now; never raises (it runs in the worker's consumer loop)."""
     now = time.time()
     try:
-        pipe = _redis(url).pipeline()
+        pipe = redis_client(url).pipeline()
         for queue in queues:
             key = heartbeat_key(queue)
             pipe.zadd(key, {nodename: now})
@@ -70,7 +70,7 @@ def beat(queues: list[str], nodename: str, *, url: str | None = None) -> None:
 def forget(queues: list[str], nodename: str, *, url: str | None = None) -> None:
     """A worker that stops cleanly leaves at once, so pages say "paused" without waiting for the beat to age."""
     try:
-        pipe = _redis(url).pipeline()
+        pipe = redis_client(url).pipeline()
         for queue in queues:
             pipe.zrem(heartbeat_key(queue), nodename)
         pipe.execute()
@@ -82,7 +82,7 @@ def alive_workers(queue: str | None = None, *, url: str | None = None) -> int:
     """How many workers consuming `queue` (default: this portal's) beat within HEARTBEAT_STALE seconds.
     Raises the Redis client's error when the broker cannot be reached."""
     key = heartbeat_key(queue or default_queue())
-    return int(_redis(url).zcount(key, time.time() - HEARTBEAT_STALE, "+inf"))
+    return int(redis_client(url).zcount(key, time.time() - HEARTBEAT_STALE, "+inf"))
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,12 @@ def _http(client, method: str, url: str, body: dict | None = None) -> tuple[list
     return [shape(q["sql"]) for q in captured.captured_queries], response.status_code, response.content
 
 
+def assert_alike(hidden: tuple, missing: tuple) -> None:
+    """Both 404 with the same body, after the same queries: (query shapes, status, body) from `_http`."""
+    assert hidden[1:] == missing[1:] and hidden[1] == 404, (hidden[2], missing[2])
+    assert hidden[0] == missing[0], "a hidden object costs other queries than a missing one"
+
+
 @pytest.mark.parametrize(
     "name,hidden_kwargs,missing_kwargs",
     [
@@ -120,8 +126,7 @@ def test_the_api_answers_hidden_and_missing_alike_after_the_same_queries(
     world = {"document": document, "message": others_message}
     hidden = _http(client, "get", reverse(name, kwargs=hidden_kwargs(world)))
     missing = _http(client, "get", reverse(name, kwargs=missing_kwargs))
-    assert hidden[1:] == missing[1:] and hidden[1] == 404
-    assert hidden[0] == missing[0]
+    assert_alike(hidden, missing)
 
 
 def test_the_api_answers_a_hidden_collection_and_a_missing_one_alike(api_client_for, collection):
@@ -129,8 +134,7 @@ def test_the_api_answers_a_hidden_collection_and_a_missing_one_alike(api_client_
     url = reverse("api-document-list")
     hidden = _http(client, "get", f"{url}?collection=lab")
     missing = _http(client, "get", f"{url}?collection=no-such")
-    assert hidden[1:] == missing[1:] and hidden[1] == 404
-    assert hidden[0] == missing[0]
+    assert_alike(hidden, missing)
 
 
 def test_regenerating_someone_elses_message_answers_like_a_missing_one(api_client_for, others_message):
@@ -138,9 +142,8 @@ def test_regenerating_someone_elses_message_answers_like_a_missing_one(api_clien
     client = api_client_for("manager")
     hidden = _http(client, "post", reverse("api-ask"), {"regenerate": others_message.pk})
     missing = _http(client, "post", reverse("api-ask"), {"regenerate": MISSING})
-    assert hidden[1:] == missing[1:] and hidden[1] == 404, (hidden[2], missing[2])
+    assert_alike(hidden, missing)
     assert b"No such message." in hidden[2]
-    assert hidden[0] == missing[0]
     assert Message.objects.get(pk=others_message.pk).regenerations == 0
 
 
@@ -165,5 +168,4 @@ def test_the_pages_answer_hidden_and_missing_alike_after_the_same_queries(
     world = {"document": document, "message": others_message}
     hidden = _http(client, "get", reverse(name, kwargs=hidden_kwargs(world)))
     missing = _http(client, "get", reverse(name, kwargs=missing_kwargs))
-    assert hidden[1:] == missing[1:] and hidden[1] == 404
-    assert hidden[0] == missing[0]
+    assert_alike(hidden, missing)

@@ -50,13 +50,13 @@ def _wait_for_beat(timeout: float = 30) -> int:
 
 def test_the_real_worker_beats(celery_worker_available):
     assert _wait_for_beat() >= 1
-    members = heartbeat._redis().zrange(heartbeat.heartbeat_key(heartbeat.default_queue()), 0, -1)
+    members = heartbeat.redis_client().zrange(heartbeat.heartbeat_key(heartbeat.default_queue()), 0, -1)
     assert any(name.decode() in {str(n) for reply in celery_worker_available for n in reply} for name in members)
 
 
 def test_a_beat_older_than_the_limit_counts_as_gone_and_a_clean_stop_leaves_at_once():
     queue = f"heartbeat-test-{time.monotonic_ns()}"
-    client, key = heartbeat._redis(), heartbeat.heartbeat_key(queue)
+    client, key = heartbeat.redis_client(), heartbeat.heartbeat_key(queue)
     try:
         client.zadd(key, {"old@host": time.time() - heartbeat.HEARTBEAT_STALE - 1})
         assert heartbeat.alive_workers(queue) == 0
