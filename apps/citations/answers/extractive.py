@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from apps.citations.answers import similarity
 from apps.citations.answers.citation import sentences, without_heading, without_label
+from apps.citations.answers.conflicts import disagree
 from apps.citations.answers.language import detect
 from apps.citations.answers.types import ComposeRequest, Conflict
 
@@ -37,24 +38,15 @@ MIN_COVERAGE, SENTENCE_COVERAGE, MIN_SCORE = 0.45, 0.25, 0.33
 CROSS_LANGUAGE_COSINE = (0.78, 0.10)
 KEEP_RATIO = 0.6  # further sentences must score at least this share of the best one
 DUPLICATE_JACCARD = 0.6
-CONFLICT_OVERLAP = 0.35
 
 # A source's own reference markers ("[12]", "[3, 4]", "[5–7]") would read as our badges; they are taken out.
 # (The service hands composers "(ref 12)" for them; both forms are removed here.)
 _SOURCE_MARKERS = re.compile(r"\s*(?:\[|\(ref )\s*\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*\s*[\])]")
 
-# Only plain negations: "absence of", "lack of", "without" describe conditions far more often than they deny.
 # A paper's first page: banner, authors with affiliation numbers, correspondence, dates, licence.
 _FRONT_MATTER = re.compile(
     r"\b(?:RESEARCH ARTICLE|Open Access|Correspondence|Received:|Accepted:|Published:|Copyright)|©|\w@\w"
     r"|(?:[A-Z][a-z]+\d+(?:,\d+)*\*?,\s*){2}"  # "Ross Barnett1,9*, Beth Shapiro2," : names with affiliation numbers
-)
-_NEGATION = re.compile(r"\b(?:no|not|neither|nor|never|cannot|fail(?:ed|s)? to)\b|n't\b|不|没有|未", re.I)
-_UP = re.compile(
-    r"\b(?:increas\w*|higher|rais\w*|improv\w*|enhanc\w*|promot\w*|greater|elevat\w*)\b|增加|提高|升高", re.I
-)
-_DOWN = re.compile(
-    r"\b(?:decreas\w*|lower|reduc\w*|worsen\w*|impair\w*|inhibit\w*|fewer|declin\w*)\b|减少|降低|下降", re.I
 )
 
 
@@ -73,22 +65,6 @@ class Candidate:
     @property
     def language(self) -> str:
         return detect(self.text)
-
-
-def _polarity(text: str) -> tuple[bool, int]:
-    direction = (1 if _UP.search(text) else 0) - (1 if _DOWN.search(text) else 0)
-    return len(_NEGATION.findall(text)) % 2 == 1, direction
-
-
-def _disagree(a: Candidate, b: Candidate) -> bool:
-    # One document rarely contradicts itself; two documents about the same thing with opposite findings do.
-    if a.document_id == b.document_id:
-        return False
-    shared = len(a.terms & b.terms) / max(1, min(len(a.terms), len(b.terms)))
-    if shared < CONFLICT_OVERLAP:
-        return False
-    (neg_a, dir_a), (neg_b, dir_b) = _polarity(a.text), _polarity(b.text)
-    return neg_a != neg_b or (dir_a * dir_b < 0)
 
 
 def _jaccard(a: set[str], b: set[str]) -> float:
@@ -177,7 +153,7 @@ class ExtractiveComposer:
         length = 0
         for c in good:
             # Disagreement first: "X did not increase Y" shares nearly every term with "X increased Y".
-            if any(_disagree(c, k) for k in chosen):
+            if any(disagree(c, k) for k in chosen):
                 if len(conflicts) < 2:
                     conflicts.append(c)
                 continue
