@@ -79,6 +79,30 @@ class CitationSerializer(ChunkSourceSerializer):
     status_note = serializers.CharField()
 
 
+class SentenceSerializer(serializers.Serializer):
+    """One sentence of the answer and its support check (schema only)."""
+
+    text = serializers.CharField(help_text="the sentence as shown, with its [n] markers")
+    citations = serializers.ListField(child=serializers.IntegerField(), help_text="the display numbers it cites")
+    supported = serializers.BooleanField(allow_null=True, help_text="null: it cites nothing")
+    score = serializers.FloatField(allow_null=True)
+    lexical = serializers.FloatField(allow_null=True)
+    semantic = serializers.FloatField(allow_null=True)
+    label = serializers.CharField(help_text='"", "unsupported" or "not from the library"')
+    quotes = serializers.DictField(
+        child=serializers.CharField(),
+        required=False,
+        help_text='display number (a string) → the sentence(s) of that source that back this claim, e.g. {"1": "…"}; '
+        "two claims citing one source each have their own. Absent in answers stored before: use the citation's quote",
+    )
+
+
+class ConflictSerializer(serializers.Serializer):
+    text = serializers.CharField(help_text="a source's sentence that disagrees with the answer, with its [n]")
+    citations = serializers.ListField(child=serializers.IntegerField())
+    quotes = serializers.DictField(child=serializers.CharField(), required=False, help_text="as for sentences")
+
+
 class AnswerSerializer(serializers.Serializer):
     question = serializers.CharField()
     answer = serializers.CharField(help_text="the answer with [n] markers")
@@ -87,9 +111,14 @@ class AnswerSerializer(serializers.Serializer):
     depth = serializers.CharField()
     strict = serializers.BooleanField()
     composer = serializers.CharField()
-    sentences = serializers.ListField(child=serializers.DictField(), help_text="each sentence and its support check")
+    sentences = SentenceSerializer(many=True, help_text="each sentence, its support check and its own quotes")
     citations = CitationSerializer(many=True)
-    conflicts = serializers.ListField(child=serializers.DictField())
+    topic_passages = CitationSerializer(
+        many=True,
+        help_text="not answered: the passages found on the question's topic, as citation objects for cards "
+        "(no badge of the answer names them); empty when answered or when nothing found is on the topic",
+    )
+    conflicts = ConflictSerializer(many=True)
     chain = serializers.DictField(help_text="deep: in_library, suggested, related (each omitted when empty)")
     hint = serializers.CharField()
     retrieval_note = serializers.CharField()
@@ -183,9 +212,11 @@ def _stream_errors(*codes: int) -> dict:
     examples=[_ASK_EXAMPLE],
     responses={
         (200, "text/event-stream"): OpenApiResponse(
-            _sse_event("evidence", "text", "finish", "error"),
+            _sse_event("evidence", "text", "citation", "finish", "error"),
             description="server-sent events: `evidence` {evidence: [citation objects]}, `text` ({delta} or {text}, "
-            "with `order`), then `finish` with the body POST /api/v1/ask returns; `error` {detail} if it fails",
+            "with `order`), `citation` (language-model answers: {text, order, citations: [{claim, evidence_number, "
+            "quote}]} as soon as a finished sentence gets its citation), then `finish` with the body POST /api/v1/ask "
+            "returns; `error` {detail} if it fails",
         ),
         **_stream_errors(400, 401, 404, 413, 415),
     },
@@ -194,8 +225,9 @@ def _stream_errors(*codes: int) -> dict:
 @renderer_classes([JSONRenderer, EventStreamRenderer])
 def ask_stream(request: Request) -> StreamingHttpResponse:
     """The same answer as POST /api/v1/ask, streamed as server-sent events: `evidence` (the passages found, as
-    citation objects) as soon as retrieval ends, `text` ({"delta"} to append, or {"text"} to replace), then
-    `finish` with exactly the body POST /api/v1/ask returns."""
+    citation objects) as soon as retrieval ends, `text` ({"delta"} to append, or {"text"} to replace), `citation`
+    (a language model's finished sentence got its citation: the whole text so far), then `finish` with exactly the
+    body POST /api/v1/ask returns."""
     prepared = _prepared(request)
     response = StreamingHttpResponse(_events(prepared), content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache"

@@ -33,36 +33,41 @@ PRECISION_WORDS = {
 LABEL_CLASSES = {"unsupported": "is-unsupported", "not from the library": "is-unsourced"}
 
 
-def _badge(n: int, citation: dict, message_id: int) -> SafeString:
+def _badge(n: int, citation: dict, message_id: int, quote: str = "") -> SafeString:
+    """Badge n; its title is `quote`, the passage's words behind this very claim (the citation's own quote for
+    answers stored before claims had their own)."""
     return format_html(
         '<a class="badge cite" href="#cite-{}-{}" data-n="{}" data-citation-id="{}" title="{}">{}</a>',
         message_id,
         n,
         n,
         citation.get("citation_id", ""),
-        citation.get("quote", ""),
+        quote or citation.get("quote", ""),
         n,
     )
 
 
-def inline_html(text: str, by_n: dict[int, dict], message_id: int) -> SafeString:
-    """Escaped text with each `[n]` of a known citation turned into its badge; line breaks kept."""
+def inline_html(text: str, by_n: dict[int, dict], message_id: int, quotes: dict | None = None) -> SafeString:
+    """Escaped text with each `[n]` of a known citation turned into its badge; line breaks kept. `quotes`: the
+    claim's own quote per number ({"1": "…"}, finalize's per-claim quotes), shown by its badges."""
+    quotes = quotes or {}
     out: list[str] = []
     position = 0
     for match in _MARKER.finditer(text):
         out.append(escape(text[position : match.start()]).replace("\n", "<br>"))
         n = int(match[1])
         # A number without a citation (never expected: the service removes them) stays visible as text.
-        out.append(_badge(n, by_n[n], message_id) if n in by_n else escape(match[0]))
+        out.append(_badge(n, by_n[n], message_id, quotes.get(str(n), "")) if n in by_n else escape(match[0]))
         position = match.end()
     out.append(escape(text[position:]).replace("\n", "<br>"))
     return mark_safe("".join(out))  # every piece above is escaped or built by format_html
 
 
 def answer_html(answer: str, sentences: list[dict], by_n: dict[int, dict], message_id: int) -> SafeString:
-    """The answer as paragraphs; sentences the support check labelled (non-strict answers only keep any) are
-    wrapped and marked, so a reader sees which claims the library does not back."""
-    labelled = [(s["text"], s["label"]) for s in sentences if s.get("label") and s.get("text") in answer]
+    """The answer as paragraphs, each sentence's badges showing that sentence's own quotes; sentences the support
+    check labelled (non-strict answers only keep any) are wrapped and marked, so a reader sees which claims the
+    library does not back."""
+    rows = [s for s in sentences if s.get("text") and s["text"] in answer]
     paragraphs = []
     for paragraph in (p.strip() for p in _PARAGRAPH_BREAK.split(answer)):
         if not paragraph:
@@ -70,17 +75,19 @@ def answer_html(answer: str, sentences: list[dict], by_n: dict[int, dict], messa
         pieces: list[str] = []
         cursor = 0
         # Sentences come in answer order and never cross a paragraph break (support.split_sentences).
-        while labelled and (at := paragraph.find(labelled[0][0], cursor)) >= 0:
-            text, label = labelled.pop(0)
+        while rows and (at := paragraph.find(rows[0]["text"], cursor)) >= 0:
+            row = rows.pop(0)
+            text, label = row["text"], row.get("label", "")
             pieces.append(inline_html(paragraph[cursor:at], by_n, message_id))
-            pieces.append(
-                format_html(
+            claim = inline_html(text, by_n, message_id, row.get("quotes"))
+            if label:
+                claim = format_html(
                     '<span class="claim {}">{} <span class="claim-label">{}</span></span>',
                     LABEL_CLASSES.get(label, "is-unsupported"),
-                    inline_html(text, by_n, message_id),
+                    claim,
                     label,
                 )
-            )
+            pieces.append(claim)
             cursor = at + len(text)
         pieces.append(inline_html(paragraph[cursor:], by_n, message_id))
         paragraphs.append(format_html("<p>{}</p>", mark_safe("".join(pieces))))  # escaped pieces
@@ -119,8 +126,9 @@ def citation_locator(citation: dict) -> str:
     return locator_label(_source(citation))
 
 
-def card(citation: dict, message_id: int, zotero_keys: dict[int, str]) -> dict:
-    """What a source card shows for one citation (with its current status, answers.store.with_status)."""
+def card(citation: dict, message_id: int, zotero_keys: dict[int, str], cited: bool = True) -> dict:
+    """What a source card shows for one citation (with its current status, answers.store.with_status).
+    `cited` false: a passage on the topic of an unanswered question, which no badge of the answer names."""
     source = _source(citation)
     status = citation.get("status") or "current"
     linked = status != "deleted"  # a deleted document has nowhere to go
@@ -134,20 +142,23 @@ def card(citation: dict, message_id: int, zotero_keys: dict[int, str]) -> dict:
         precision += " (approximate: a finer place was not available)"
     return {
         "c": citation,
-        "anchor": f"cite-{message_id}-{citation['n']}",
+        "anchor": f"{'cite' if cited else 'topic'}-{message_id}-{citation['n']}",
         "locator": locator_label(source),
         "bibliographic": bibliographic_line(source),
         "precision": precision,
         "doi_url": doi_url(citation.get("doi", "")),
-        "open_url": _in_answer(citation, message_id) if linked else "",
+        "open_url": (_in_answer(citation, message_id) if cited else citation.get("viewer_url", "")) if linked else "",
         "open_label": _open_label(citation),
         "zotero_url": zotero,
         "status": status,
     }
 
 
-def present(message: Message, citations: list[dict], zotero_keys: dict[int, str]) -> dict:
-    """Everything the message partial (citations/_message.html) shows for one stored question and answer."""
+def present(
+    message: Message, citations: list[dict], zotero_keys: dict[int, str], topic_passages: list[dict] | None = None
+) -> dict:
+    """Everything the message partial (citations/_message.html) shows for one stored question and answer.
+    `topic_passages`: an unanswered question's passages on the topic, with their status (stored results only)."""
     result = message.result or {}
     by_n = {c["n"]: c for c in citations}
     answered = result.get("answered", bool(citations))
@@ -158,7 +169,12 @@ def present(message: Message, citations: list[dict], zotero_keys: dict[int, str]
         "answer_html": answer_html(result.get("answer", message.answer), result.get("sentences", []), by_n, message.pk),
         # A plain "the documents do not answer this" has no citations, so no cards either.
         "cards": [card(c, message.pk, zotero_keys) for c in citations],
-        "conflicts": [inline_html(c.get("text", ""), by_n, message.pk) for c in result.get("conflicts", [])],
+        "conflicts": [
+            inline_html(c.get("text", ""), by_n, message.pk, c.get("quotes")) for c in result.get("conflicts", [])
+        ],
+        # Not answered: what was found instead, so a reader still gets the sources.
+        "topic_cards": [card(c, message.pk, zotero_keys, cited=False) for c in topic_passages or []],
+        "topic_heading": phrase(result.get("language", "en"), "topic_passages"),
         "conflicts_heading": phrase(result.get("language", "en"), "conflicts"),
         "chain": _chain(result.get("chain") or {}),
         "hint": result.get("hint", ""),
@@ -181,15 +197,19 @@ def present_messages(messages: list[Message]) -> list[dict]:
     """present() for several messages, with the status of all their citations and the Zotero keys of all their
     documents looked up together (a few queries per page, not per message)."""
     stored = [m.result.get("citations", []) if m.result else [] for m in messages]
+    topics = [m.result.get("topic_passages", []) if m.result else [] for m in messages]
     current = with_status([c for citations in stored for c in citations])
-    document_ids = {c["document_id"] for c in current}
+    current_topics = with_status([c for passages in topics for c in passages])
+    document_ids = {c["document_id"] for c in [*current, *current_topics]}
     zotero_keys: dict[int, str] = {}
     if document_ids:
         zotero_keys = dict(
             Document.objects.filter(pk__in=document_ids).exclude(zotero_key="").values_list("pk", "zotero_key")
         )
-    out, start = [], 0
-    for message, citations in zip(messages, stored, strict=True):
-        out.append(present(message, current[start : start + len(citations)], zotero_keys))
+    out, start, topic_start = [], 0, 0
+    for message, citations, passages in zip(messages, stored, topics, strict=True):
+        on_topic = current_topics[topic_start : topic_start + len(passages)]
+        out.append(present(message, current[start : start + len(citations)], zotero_keys, on_topic))
         start += len(citations)
+        topic_start += len(passages)
     return out

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import pymupdf
 
 from apps.citations.answers.citation import sentences
+from apps.documents.parsing.sentences import cjk_count
 
 if TYPE_CHECKING:
     from apps.documents.models import Document
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MIN_WORDS = 3  # a shorter piece ("et al", "p < 0.05") says little and is found in too many places
+MIN_CJK = 6  # the same for Chinese, in characters
 MAX_PIECES = 10  # bounds the work of one request; a quote is one or two sentences
 GROW = 2.0  # points: glyph boxes stick out of the line boxes the chunk's rectangles were made from
 # In-text citations as the chunk writes them ("[12]", "[3, 5–7]", "(ref 3)", "(refs. 2, 4)"), the cut mark, and a
@@ -164,13 +166,16 @@ class _PageSearch:
         return []
 
     def parts(self, piece: str) -> list[pymupdf.Rect]:
-        """A piece not found whole (an odd character, a page break inside it): its halves, and their halves, down
-        to MIN_WORDS words, so that one difference costs a few words rather than the sentence."""
-        words = piece.split(" ")
-        if len(words) < 2 * MIN_WORDS:
+        """A piece not found whole (an odd character, a page break inside it, a Chinese line break): its halves, and
+        their halves, down to MIN_WORDS words (MIN_CJK characters), so one difference costs a few words, not all."""
+        words, joiner, least = piece.split(" "), " ", MIN_WORDS
+        if len(words) < 2 * MIN_WORDS and cjk_count(piece) >= 2 * MIN_CJK:
+            # Chinese has no spaces, and MuPDF's search does not cross its line breaks: halves by characters.
+            words, joiner, least = list(piece), "", MIN_CJK
+        if len(words) < 2 * least:
             return []
         out = []
-        for half in (" ".join(words[: len(words) // 2]), " ".join(words[len(words) // 2 :])):
+        for half in (joiner.join(words[: len(words) // 2]), joiner.join(words[len(words) // 2 :])):
             out += self.whole(half, unique=True) or self.parts(half)
         return out
 

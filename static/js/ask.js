@@ -53,15 +53,20 @@
   }
 
   // Text so far with its [n] markers as (not yet clickable) badges; built from text nodes, never parsed as HTML.
-  // `source(n)` is the evidence passage behind badge n (the text event's `order`), whose quote the badge shows.
+  // `source(n, before)` is the evidence passage behind badge n (the text event's `order`), whose quote the badge
+  // shows; `before` is the paragraph's text up to the badge, so a citation attached to one claim shows its quote.
   function showText(container, text, source) {
     container.replaceChildren();
     for (const paragraph of text.split(/\n\s*\n/)) {
       const p = element("p");
+      let before = "";
       paragraph.split(/(\[\d+\])/).forEach(function (part, i) {
-        if (!(i % 2)) return p.append(part);
+        if (!(i % 2)) {
+          before += part;
+          return p.append(part);
+        }
         const badge = element("span", "badge cite is-pending", part.slice(1, -1));
-        const passage = source(Number(badge.textContent));
+        const passage = source(Number(badge.textContent), before);
         if (passage) badge.title = (passage.title || passage.source) + ": " + passage.quote;
         p.append(badge);
       });
@@ -103,8 +108,17 @@
     let text = "";
     let evidence = [];
     let order = [];
-    const source = function (n) {
-      return evidence.find(function (item) { return item.evidence_number === order[n - 1]; });
+    let attached = []; // citation events: {claim, evidence_number, quote} of each sentence cited after writing
+    const plain = function (value) {
+      return value.replace(/\[\d+\]/g, "").replace(/\s+/g, " ").replace(/[\s.!?。！？；]+$/, "");
+    };
+    const source = function (n, before) {
+      const passage = evidence.find(function (item) { return item.evidence_number === order[n - 1]; });
+      const claim = before === undefined ? "" : plain(before);
+      const own = attached.find(function (a) {
+        return a.evidence_number === order[n - 1] && claim && claim.endsWith(plain(a.claim));
+      });
+      return passage && own ? Object.assign({}, passage, { quote: own.quote }) : passage;
     };
     for await (const event of events(response)) {
       if (event.kind === "evidence") {
@@ -114,6 +128,12 @@
         text = "text" in event.data ? event.data.text : text + (event.data.delta || "");
         order = event.data.order || order;
         slot.querySelector(".stream-state").textContent = "Writing…";
+        showText(slot.querySelector(".answer"), text, source);
+      } else if (event.kind === "citation") {
+        // A finished sentence got its citation (the LLM path): the whole text so far, with the new badge.
+        text = event.data.text;
+        order = event.data.order || order;
+        attached = attached.concat(event.data.citations || []);
         showText(slot.querySelector(".answer"), text, source);
       } else if (event.kind === "finish") return event.data;
       else if (event.kind === "error") throw new Error(event.data.detail || "the answer failed");

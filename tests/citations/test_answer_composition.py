@@ -252,7 +252,11 @@ def test_citations_are_numbered_by_first_use_and_shared_with_conflicts():
     done = _finish(raw, evidence, conflicts=["Infected kernels did not release more volatile alcohols [3]."])
     assert [c["evidence_number"] for c in done.citations] == [2, 1, 3]
     assert done.conflicts == [
-        {"text": "Infected kernels did not release more volatile alcohols [3].", "citations": [3]}
+        {
+            "text": "Infected kernels did not release more volatile alcohols [3].",
+            "citations": [3],
+            "quotes": {"3": WHEAT_AGAINST},
+        }
     ]
     ids = {c["citation_id"] for c in done.citations}
     assert len(ids) == 3 and all(len(i) == 6 for i in ids)
@@ -326,3 +330,138 @@ def test_a_numbered_heading_is_not_glued_to_the_first_claim():
     )
     text, _ = _compose("Which volatile metabolites do infected durum wheat grains produce?", [Evidence(1, hit)])
     assert text == "The volatile metabolites of infected durum wheat grains were analyzed [1]."
+
+
+# --- issue 15: answers that answer the question, or say they cannot ---------------------------------------------
+# Two events in one region, each with a number: only one is the event asked about.
+QUAKE_ZH = (
+    "去年五月，山区的长途巴士坠入河谷，造成14人死亡。"
+    "地震造成的死亡让当地人至今心有余悸。"  # on the question, but no amount: it must not lead
+    "今年三月，该地区发生6.1级地震，地震造成86人死亡，数百人受伤。"
+    "救援队在震后两天内抵达灾区。"
+)
+QUAKE_EN = (
+    "In May a bus fell into a ravine in the hill district, and 14 passengers were killed. "
+    "People still remember how the earthquake killed and frightened so many in the district. "  # no amount
+    "In March a strong earthquake struck the same district; the earthquake killed 86 people and injured hundreds. "
+    "Rescue teams reached the villages two days later."
+)
+# On the topic (the district, its disasters, deaths: each with a number) but silent on the earthquake's toll.
+TOPICAL_ZH = (
+    "该地区去年五月的巴士事故造成14人死亡。当地政府随后加固了山区公路的护栏。",
+    "该地区今年七月发生山体滑坡，造成9人死亡，道路中断三天。",
+    "该地区的寺庙每年吸引大量游客，当地政府扩建了通往寺庙的公路。",
+)
+TOPICAL_EN = (  # chunks of a few sentences each, as ingest makes them
+    "A bus accident in the hill district killed 14 passengers last May. The bus left the road in heavy rain. "
+    "The district government later rebuilt the guard rails of the mountain road.",
+    "A landslide in the hill district killed 9 people in July and closed the road for three days. "
+    "Army engineers cleared the debris. Schools in the valley stayed shut for a week.",
+    "The temples of the hill district draw many visitors, and the government widened the road to them. "
+    "Pilgrims arrive in spring. Hotels in the valley are full from April to June.",
+)
+
+
+@pytest.mark.parametrize(
+    "question,evidence_text,expected",
+    [
+        ("这次地震造成多少人死亡？", QUAKE_ZH, "地震造成86人死亡"),
+        ("How many people did the earthquake kill?", QUAKE_EN, "the earthquake killed 86 people"),
+    ],
+)
+def test_a_factoid_answer_leads_with_the_sentence_that_holds_the_asked_fact(question, evidence_text, expected):
+    text, _ = _compose(question, _evidence(evidence_text))
+    first = support.split_sentences(text)[0]
+    assert expected in first
+    assert "14" not in first  # the other event's number, in a sentence without the question's key terms
+
+
+def test_a_one_fact_answer_stays_short():
+    more = (
+        "The earthquake was felt in three provinces. People slept outside for a week after the earthquake. "
+        "The earthquake killed livestock in every village, and people lost their harvest."
+    )
+    text, _ = _compose("How many people did the earthquake kill?", _evidence(QUAKE_EN, more))
+    assert len(support.split_sentences(text)) <= 2 and text.startswith("In March a strong earthquake")
+
+
+KASHMIR_ZH = tuple(t.replace("该地区", "印控克什米尔地区") for t in TOPICAL_ZH)
+
+
+@pytest.mark.parametrize(
+    "question,topical",
+    [
+        # the issue's example: the region's other deaths are no answer to the temple stampede's toll
+        ("印控克什米尔地区寺庙踩踏事故死亡人数", KASHMIR_ZH),
+        ("How many people did the earthquake kill?", TOPICAL_EN),
+        ("Who designed the guard rails of the mountain road?", TOPICAL_EN),
+    ],
+)
+def test_topical_evidence_that_does_not_hold_the_answer_gets_no_answer(question, topical):
+    text, conflicts = _compose(question, _evidence(*topical))
+    assert (text, conflicts) == ("", [])
+
+
+@pytest.mark.parametrize(
+    "question,topical,answering,expected",
+    [
+        (
+            "印控克什米尔地区寺庙踩踏事故死亡人数",
+            KASHMIR_ZH,
+            "周日，印控克什米尔地区一座寺庙发生踩踏事故，造成12人死亡。",
+            "12人死亡",
+        ),
+        ("How many people did the earthquake kill?", TOPICAL_EN, QUAKE_EN, "killed 86 people"),
+    ],
+)
+def test_the_same_question_is_answered_once_its_passage_is_there(question, topical, answering, expected):
+    assert _compose(question, _evidence(*topical))[0] == ""
+    text, _ = _compose(question, _evidence(*topical, answering))
+    assert expected in support.split_sentences(text)[0] and "[4]" in text
+
+
+def test_a_why_answer_gives_the_sentences_that_explain():
+    passage = (
+        "Sea ice in the Arctic is shrinking. The ice shrinks because warmer air and water melt it from above and "
+        "below. Less ice then exposes dark water, which absorbs more heat. That heat melts still more ice. "
+        "Polar bears hunt seals on the ice."
+    )
+    text, _ = _compose("Why is the Arctic sea ice shrinking?", _evidence(passage))
+    parts = support.split_sentences(text)
+    assert parts[0].startswith("The ice shrinks because") and 2 <= len(parts) <= 3
+    assert "Polar bears" not in text
+
+
+MDRPM = (
+    "The MDRPM is based upon the following assumptions:\n\n"
+    "1. Rainfall is uniform over the whole basin.\n"
+    "2. Soil moisture is at field capacity when the storm begins.\n"
+    "3. Runoff is routed linearly through the channel network."
+)
+
+
+def test_a_list_question_gets_the_lead_in_and_every_item_each_cited():
+    evidence = [Evidence(1, make_hit(section="", heading_path=[], text=MDRPM))]
+    text, _ = _compose("What are the assumptions of the MDRPM?", evidence)
+    lines = text.split("\n")
+    assert lines[0] == "The MDRPM is based upon the following assumptions: [1]"
+    assert len(lines) == 4 and all(line.endswith(("[1].", "[1]")) for line in lines)
+    assert "Runoff is routed linearly" in lines[3]
+    # the support check sees each item as a claim of its own, and strict mode keeps them all
+    assert len(support.split_sentences(text)) == 4
+    done = finish(Draft(text), evidence, "q", "en", True, deep=False, reading_mode=False)
+    assert done.answered and "Soil moisture is at field capacity" in done.answer and not done.dropped_sentences
+    assert len([s for s in done.sentences if s["supported"]]) == 4
+
+
+def test_a_follow_up_asking_for_them_gets_the_list_too():
+    evidence = [Evidence(1, make_hit(section="", heading_path=[], text=MDRPM))]
+    composer = ExtractiveComposer(use_embeddings=False)
+    request = ComposeRequest(
+        "What are they?",
+        evidence,
+        language="en",
+        history=[("What does the MDRPM assume?", "The MDRPM is based upon the following assumptions.")],
+    )
+    text = "".join(p for p in composer.stream(request) if isinstance(p, str))
+    assert "Rainfall is uniform over the whole basin" in text and "Runoff is routed linearly" in text

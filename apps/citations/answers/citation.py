@@ -9,13 +9,12 @@ from copy import copy
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from apps.documents.parsing.sentences import split_sentences
 from apps.retrieval.keyword.analyzer import query_terms, terms
 from apps.retrieval.search.hits import CONTENT_CHARS
 from apps.retrieval.search.types import ChunkSource, SearchHit
 
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
-# Sentence ends in English and Chinese; a full stop must be followed by space (not "e.g.5" or "3.5").
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？；])")
 # A full stop after these does not end a sentence: "et al.", "Fig.", "e.g.", "vs.", initials and genus
 # abbreviations ("F. poae", "J. Smith"). Titles only as written ("Ms.", not the "MS." of "GC/MS.").
 ABBREVIATION = re.compile(
@@ -25,8 +24,6 @@ ABBREVIATION = re.compile(
 )
 # A paragraph break always ends a sentence: a title or heading line has no full stop of its own.
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
-# "2." or "3.1." alone is the number of a heading or list item, not a sentence.
-_ENUMERATOR = re.compile(r"\(?\d+(?:\.\d+)*[.)]")
 # The labels of a structured abstract ("BACKGROUND Vitamin D …", "Conclusions: We …") are not part of a claim.
 # The several-word labels come first: "MAIN OUTCOME MEASURES" must not stop at "MAIN".
 _LABEL_WORDS = (
@@ -43,7 +40,8 @@ _LABEL_JOIN = r"(?:\s*,\s*(?:(?i:and)\s+|&\s+)?|\s+(?:(?i:and|of)|&)\s+)"
 _LABEL_CAPITALS = re.compile(rf"^(?:{_LABEL_WORDS.upper()})(?:{_LABEL_JOIN}[A-Z]{{3,}})*\s*:?\s+(?=\S)")
 _LABEL_WITH_COLON = re.compile(rf"^(?:{_LABEL_WORDS})(?:{_LABEL_JOIN}[a-z]{{3,}})*\s*:\s+(?=\S)", re.I)
 # A section of a structured abstract may follow the last one without a full stop ("… P=.02) CONCLUSION Among …").
-_LABEL_AHEAD = re.compile(rf"\s+(?=(?:{_LABEL_WORDS.upper()})(?:{_LABEL_JOIN}[A-Z]{{3,}})*\s*:?\s+[A-Z])")
+# Not after a capital or a comma: "MAIN OUTCOME MEASURES" and "DESIGN, SETTING, AND PARTICIPANTS" are one label.
+_LABEL_AHEAD = re.compile(rf"(?<![A-Z,])\s+(?=(?:{_LABEL_WORDS.upper()})(?:{_LABEL_JOIN}[A-Z]{{3,}})*\s*:?\s+[A-Z])")
 
 
 @dataclass
@@ -69,19 +67,10 @@ def citation_id(document_id: int, chunk_id: int, occurrence: int = 0) -> str:
 
 def sentences(text: str) -> list[str]:
     """The sentences of `text` (whitespace collapsed), not split after abbreviations or a heading's number, and
-    always split at a paragraph break and before a structured abstract's label."""
-    out: list[str] = []
-    for paragraph in (p for block in _PARAGRAPH_BREAK.split(text) for p in _LABEL_AHEAD.split(block)):
-        paragraph = " ".join(paragraph.split())
-        start = 0
-        for match in _SENTENCE_END.finditer(paragraph):
-            head = paragraph[start : match.start()]
-            if head.endswith(".") and (ABBREVIATION.search(head) or _ENUMERATOR.fullmatch(head.strip())):
-                continue
-            out.append(head.strip())
-            start = match.end()
-        out.append(paragraph[start:].strip())
-    return [s for s in out if s]
+    always split at a paragraph break and before a structured abstract's label. The splitting itself is the
+    documents' sentence splitter (pysbd, English and Chinese), so chunking and answers agree on what a sentence is."""
+    parts = (part for block in _PARAGRAPH_BREAK.split(text) for part in _LABEL_AHEAD.split(block))
+    return [sentence for part in parts for sentence in split_sentences(part)]
 
 
 def without_label(sentence: str) -> str:

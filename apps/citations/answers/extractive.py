@@ -2,14 +2,23 @@
 
 No model writes anything, so no claim can appear that the evidence does not make. The work is choosing:
 
-1. every sentence of every evidence chunk is a candidate (very short and very long ones are not);
-2. each is scored by how much of the question's weighted terms it covers and by the embedding model's similarity
-   to the question, with a small preference for better-ranked evidence;
-3. when even the best sentence covers too little of the question, the answer says so plainly;
-4. sentences in the question's language are preferred when they are good enough ("where the evidence allows");
-5. near-duplicates are dropped, and a sentence that says the opposite of a chosen one about the same thing
+1. every sentence of every evidence chunk is a candidate, unless it is not a claim (a heading, a title, a keyword
+   line, front matter, a fragment: answers.claims) or is very short or very long;
+2. the question is read first (answers.question): its kind (a number, a date, a person, … a list, how/why) and
+   its key terms. A sentence can answer it only when it holds an item of the asked kind and enough of the key
+   terms (question.can_answer; a term found only in the sentence before it or the title counts half: "Its
+   population grew to 600" answers a question about lions in a passage about lions);
+3. when no sentence can answer, nothing is written: the documents do not answer the question;
+4. among those that can, each is scored by its (idf-weighted) key-term coverage and the embedding model's
+   similarity to the question, with a small preference for better-ranked evidence, and sentences in the
+   question's language are preferred when they are good enough ("where the evidence allows");
+5. the kind decides the answer's shape: a factoid leads with the best answering sentence and adds at most one
+   more that also answers; how/why/definition give the best sentence and the one or two that follow it in its
+   passage (an explanation runs on); a list gives the list's lead-in and every item on its own line, each cited
+   (answers.lists); anything else gives the best few sentences;
+6. near-duplicates are dropped, and a sentence that says the opposite of a chosen one about the same thing
    (negation, or the opposite direction of change) is listed apart as a conflicting source;
-6. chosen sentences are grouped by their chunk (best group first) and kept in document order inside a group,
+7. chosen sentences are grouped by their chunk (best group first) and kept in document order inside a group,
    which reads better than a list ordered by score.
 """
 
@@ -17,37 +26,78 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from apps.citations.answers import similarity
 from apps.citations.answers.citation import sentences, without_heading, without_label
+from apps.citations.answers.claims import without_source_markers  # "et al. [12]." must not become "et al.."
 from apps.citations.answers.conflicts import disagree
 from apps.citations.answers.language import detect
-from apps.citations.answers.types import ComposeRequest, Conflict
+from apps.citations.answers.question import (
+    EXPLAIN_KINDS,
+    FACTOID_KINDS,
+    KEY_COVERAGE,
+    Question,
+    anchors_found,
+    classify,
+    holds_kind,
+    key_coverage,
+    new_items,
+)
+from apps.citations.answers.types import ComposeRequest, Conflict, Evidence
+
+try:  # helper modules of issue 15, written alongside this one
+    from apps.citations.answers.claims import non_claim_reason
+except ImportError:  # pragma: no cover - until claims.py lands
+
+    def non_claim_reason(text, *, title="", section="", heading_path=()):
+        return None
+
+
+try:
+    from apps.citations.answers.lists import find_lists
+except ImportError:  # pragma: no cover - until lists.py lands
+
+    def find_lists(evidence):
+        return []
+
 
 MIN_CHARS, MAX_CHARS = 25, 600
 MIN_TERMS = 4  # fewer distinct content terms is a label, a heading or markup, not a claim
 EMBED_CANDIDATES = 16  # sentences embedded per answer: the lexical best, enough to find paraphrases
 ANSWER_CHARS = 900
-# The best sentence must cover this share of the question's weighted terms, and score this much overall.
-# Together the chosen sentences must cover this share of the question's weighted terms (one sentence may answer
-# one half of a two-part question), each at least SENTENCE_COVERAGE; the best must score MIN_SCORE overall.
-MIN_COVERAGE, SENTENCE_COVERAGE, MIN_SCORE = 0.45, 0.25, 0.33
+# The best answering sentence must also score this much overall (coverage, cosine and rank together).
+MIN_SCORE = 0.33
+# A key term found only in the sentence before (or the document's title) counts this much: "Its population
+# grew to 600 animals" answers "how large did the lion population grow" in a passage about lions.
+CONTEXT_SHARE = 0.5
 # A sentence in another language than the question shares no terms with it; its coverage is read from the
 # cosine instead (multilingual e5: a relevant translation ~0.83, unrelated text ~0.78).
 CROSS_LANGUAGE_COSINE = (0.78, 0.10)
+# A key term that no evidence sentence holds at all weighs this many times the rarest term that one does hold:
+# evidence that never names what the question names is on the topic but not on the question.
+# (CMRC TUNE, coverage floor 0.3: factor 1 → abstains on 0.87 of unanswerable, first claim holds the answer on
+# 0.76 of factoid questions; 2 → 0.92 and 0.75; 3 → 0.93 and 0.73.)
+ABSENT_FACTOR = 2.0
 KEEP_RATIO = 0.6  # further sentences must score at least this share of the best one
 DUPLICATE_JACCARD = 0.6
+FACTOID_SENTENCES = 2  # a one-fact question: the answering sentence and at most one more that also answers
+EXPLAIN_SENTENCES = 3  # how/why/definition: the best sentence and the ones that carry its explanation on
+LIST_ITEMS = 30
 
 # A source's own reference markers ("[12]", "[3, 4]", "[5–7]") would read as our badges; they are taken out.
 # (The service hands composers "(ref 12)" for them; both forms are removed here.)
 _SOURCE_MARKERS = re.compile(r"\s*(?:\[|\(ref )\s*\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*\s*[\])]")
 
 # A paper's first page: banner, authors with affiliation numbers, correspondence, dates, licence.
+# (Kept until answers.claims recognises these itself.)
 _FRONT_MATTER = re.compile(
     r"\b(?:RESEARCH ARTICLE|Open Access|Correspondence|Received:|Accepted:|Published:|Copyright)|©|\w@\w"
     r"|(?:[A-Z][a-z]+\d+(?:,\d+)*\*?,\s*){2}"  # "Ross Barnett1,9*, Beth Shapiro2," : names with affiliation numbers
 )
+_KEYWORD_LINE = re.compile(r"(?:keywords?|key words|abbreviations)\s*:", re.I)
+# A list item as the answer writes it, on its own line: "- item", or the item's own enumerator ("1.", "a)", "一、").
+_ITEM_START = re.compile(r"^\s*(?:[-•*·]\s|\(?[0-9A-Za-z]{1,3}[.)）]\s?|\(?[一二三四五六七八九十]{1,3}[、)）])")
 
 
 @dataclass
@@ -58,9 +108,14 @@ class Candidate:
     position: int  # sentence position in its chunk
     text: str
     terms: set[str]
-    coverage: float = 0.0
+    context: set[str] = field(default_factory=set)  # terms of the sentence before it
+    title: set[str] = field(default_factory=set)  # terms of its document's title
+    passage: str = ""  # its chunk's text and title: the question's anchors (its subject) may be named anywhere there
+    coverage: float = 0.0  # of the question's key terms (weighted), context counting CONTEXT_SHARE: for the gate
+    own: float = 0.0  # the same from the sentence (and title) alone: for the ranking
     similarity: float = 0.0
     score: float = 0.0
+    answers: bool = False  # question.can_answer: holds the asked kind and enough key terms
 
     @property
     def language(self) -> str:
@@ -78,8 +133,8 @@ class ExtractiveComposer:
         self.max_sentences = max_sentences
         self._embedder = embedder
         self.use_embeddings = use_embeddings
-        self._wanted: set[str] = set()
-        self._weights: dict[str, float] = {}
+        self.min_coverage: dict[str, float] = dict(KEY_COVERAGE)  # per language; the calibration script sets it
+        self.min_score = MIN_SCORE
 
     def _model(self):
         if not self.use_embeddings:
@@ -94,38 +149,53 @@ class ExtractiveComposer:
         out = []
         for rank, evidence in enumerate(request.evidence):
             hit = evidence.hit
+            title_terms = similarity.content_terms(hit.title or "")
+            previous: set[str] = set()
+            passage = f"{hit.title} {hit.text}"
             for position, text in enumerate(sentences(without_heading(hit.text, hit.section, hit.heading_path))):
-                text = without_label(_SOURCE_MARKERS.sub("", text).strip())
+                text = without_label(without_source_markers(text).strip())
+                terms = similarity.content_terms(text)
+                context, previous = previous, terms
                 if position == 0 and text[:1].islower():
                     continue  # the chunk starts mid-sentence
-                if re.match(r"(?:keywords?|key words|abbreviations)\s*:", text, re.I) or _FRONT_MATTER.search(text):
+                if _KEYWORD_LINE.match(text) or _FRONT_MATTER.search(text):
                     continue
-                if len(similarity.content_terms(text)) < MIN_TERMS:
+                if non_claim_reason(text, title=hit.title, section=hit.section, heading_path=hit.heading_path):
+                    continue
+                if len(terms) < MIN_TERMS:
                     continue
                 # A Chinese character carries about a word: a 12-character sentence is a full one.
                 if (MIN_CHARS if detect(text) == "en" else MIN_CHARS // 2) <= len(text) <= MAX_CHARS:
                     out.append(
                         Candidate(
-                            evidence.number,
-                            evidence.hit.document_id,
-                            rank,
-                            position,
-                            text,
-                            similarity.content_terms(text),
+                            evidence.number, hit.document_id, rank, position, text, terms, context, title_terms, passage
                         )
                     )
         return out
 
-    def score(self, question: str, candidates: list[Candidate], language: str = "en") -> list[Candidate]:
-        """Score every candidate; the best first."""
-        wanted = similarity.question_terms(question)
+    def _coverage(self, question: Question, c: Candidate, weights: dict[str, float]) -> tuple[float, float]:
+        """(own, with context). The document's title names what all its sentences are about ("他于1981年毕业于…"
+        in 楼曾瑞's article): its terms count in full; the sentence before counts CONTEXT_SHARE, and only for the
+        gate: among sentences that can answer, the one that says it all itself comes first."""
+        own = key_coverage(question, c.text, weights, c.terms | c.title)
+        if not c.context:
+            return own, own
+        with_context = key_coverage(question, c.text, weights, c.terms | c.title | c.context)
+        return own, own + CONTEXT_SHARE * (with_context - own)
+
+    def score(self, question: str | Question, candidates: list[Candidate], language: str = "en") -> list[Candidate]:
+        """Score every candidate and mark those that can answer; the best first."""
+        q = question if isinstance(question, Question) else classify(question)
         weights = similarity.term_weights([c.text for c in candidates])
-        self._wanted, self._weights = wanted, weights  # for the joint coverage in choose()
+        # A key term no candidate holds is as rare as a term can be here: it weighs the most, not the least, so
+        # topical evidence that lacks the question's subject covers little of the question.
+        for term in q.key_terms - weights.keys():
+            weights[term] = ABSENT_FACTOR * similarity.absent_weight(len(candidates))
         for c in candidates:
-            c.coverage = similarity.coverage(wanted, c.terms, weights)
+            c.own, c.coverage = self._coverage(q, c, weights)
         candidates.sort(key=lambda c: (-c.coverage, c.rank, c.position))
         top = candidates[:EMBED_CANDIDATES]
-        cosines = similarity.question_cosines(self._model(), question, [c.text for c in top])
+        cosines = similarity.question_cosines(self._model(), q.text, [c.text for c in top])
         for i, c in enumerate(candidates):
             prior = 1.0 / (1 + c.rank)
             if cosines is not None:
@@ -133,49 +203,113 @@ class ExtractiveComposer:
                 if i < len(top) and c.language != language:
                     floor, span = CROSS_LANGUAGE_COSINE
                     c.coverage = max(c.coverage, min(1.0, max(0.0, (cosines[i] - floor) / span)))
-                c.score = 0.55 * c.coverage + 0.35 * c.similarity + 0.10 * prior
+                    c.own = max(c.own, c.coverage)
+                c.score = 0.55 * c.own + 0.35 * c.similarity + 0.10 * prior
             else:
-                c.score = 0.9 * c.coverage + 0.10 * prior
+                c.score = 0.9 * c.own + 0.10 * prior
+            c.answers = (
+                c.coverage >= self.min_coverage.get(q.language, 0.5)
+                and anchors_found(q, c.passage)
+                and (q.kind not in FACTOID_KINDS or bool(new_items(q, c.text)))
+            )
         candidates.sort(key=lambda c: (-c.score, c.rank, c.position))
         return candidates
 
-    def choose(self, request: ComposeRequest, ranked: list[Candidate]) -> tuple[list[Candidate], list[Candidate]]:
-        """(answer sentences, conflicting sentences); both empty when the evidence does not answer."""
-        if not ranked or ranked[0].score < MIN_SCORE:
+    def choose(
+        self, request: ComposeRequest, ranked: list[Candidate], question: Question | None = None
+    ) -> tuple[list[Candidate], list[Candidate]]:
+        """(answer sentences, conflicting sentences); both empty when no sentence can answer the question."""
+        q = question or classify(request.question, [asked for asked, _ in request.history])
+        answering = [c for c in ranked if c.answers]
+        if not answering or answering[0].score < self.min_score:
             return [], []
-        floor = max(MIN_SCORE, KEEP_RATIO * ranked[0].score)
-        good = [c for c in ranked if c.score >= floor and c.coverage >= SENTENCE_COVERAGE]
-        same_language = [c for c in good if c.language == request.language]
-        if same_language:
-            good = same_language
+        same_language = [c for c in answering if c.language == request.language]
+        if same_language and same_language[0].score >= KEEP_RATIO * answering[0].score:
+            answering = same_language
+        best = answering[0]
+        floor = max(self.min_score, KEEP_RATIO * best.score)
+        if q.kind in EXPLAIN_KINDS:
+            # "Why …?" is best answered by the good sentence that gives a cause ("because …"), "how" by a means.
+            # Within the passage that answers best, that sentence leads even if it repeats fewer of the words.
+            best = next(
+                (
+                    c
+                    for c in answering
+                    if (c.score >= floor or c.number == best.number) and holds_kind(c.text, q.kind, q.language)
+                ),
+                best,
+            )
+        if q.kind in FACTOID_KINDS:
+            pool, limit = [c for c in answering if c.score >= floor], min(FACTOID_SENTENCES, self.max_sentences)
+        elif q.kind in EXPLAIN_KINDS:
+            # The sentences right after the best one in its passage carry the explanation on.
+            following = sorted(
+                (c for c in ranked if c.number == best.number and 0 < c.position - best.position < EXPLAIN_SENTENCES),
+                key=lambda c: c.position,
+            )
+            pool, limit = [best, *following], EXPLAIN_SENTENCES
+        else:
+            pool, limit = [c for c in answering if c.score >= floor], self.max_sentences
         chosen: list[Candidate] = []
-        conflicts: list[Candidate] = []
         length = 0
-        for c in good:
-            # Disagreement first: "X did not increase Y" shares nearly every term with "X increased Y".
-            if any(disagree(c, k) for k in chosen):
-                if len(conflicts) < 2:
-                    conflicts.append(c)
+        for c in pool:
+            if any(_jaccard(c.terms, k.terms) > DUPLICATE_JACCARD for k in chosen) or any(
+                disagree(c, k) for k in chosen
+            ):
                 continue
-            if any(_jaccard(c.terms, k.terms) > DUPLICATE_JACCARD for k in chosen):
-                continue
-            if len(chosen) >= self.max_sentences or (chosen and length + len(c.text) > ANSWER_CHARS):
+            if len(chosen) >= limit or (chosen and length + len(c.text) > ANSWER_CHARS):
                 continue
             chosen.append(c)
             length += len(c.text)
-        found = set().union(*(c.terms for c in chosen)) if chosen else set()
-        joint = max([similarity.coverage(self._wanted, found, self._weights), *(c.coverage for c in chosen)])
-        if joint < MIN_COVERAGE:
-            return [], []
-        group_rank = {}
-        for i, c in enumerate(chosen):
-            group_rank.setdefault(c.number, i)
-        chosen.sort(key=lambda c: (group_rank[c.number], c.position))
+        # Disagreement: a sentence on the same thing (a good score) that says the opposite of a chosen one.
+        conflicts: list[Candidate] = []
+        for c in ranked:
+            if c in chosen or c.score < floor:
+                continue
+            if any(disagree(c, k) for k in chosen) and len(conflicts) < 2:
+                conflicts.append(c)
+        if q.kind not in FACTOID_KINDS:
+            # Grouped by chunk (best group first), in document order inside a group. A factoid answer instead
+            # leads with the sentence that answers best: "first the answer, then what supports it".
+            group_rank: dict[int, int] = {}
+            for i, c in enumerate(chosen):
+                group_rank.setdefault(c.number, i)
+            chosen.sort(key=lambda c: (group_rank[c.number], c.position))
         return chosen, conflicts
 
+    def list_answer(self, question: Question, evidence: list[Evidence]) -> str:
+        """The answer to a list question: the list whose lead-in (or items) best covers the question's key terms,
+        its lead-in first and then every item on its own line, each with its own evidence number; "" when the
+        evidence holds no list on the question."""
+        threshold = self.min_coverage.get(question.language, 0.5)
+        best, best_coverage = None, 0.0
+        for block in find_lists(evidence):
+            if not block.items:
+                continue
+            head = block.lead or block.items[0][1]
+            # The lead-in names what is listed; the items alone can also (an untitled numbered run).
+            lead_coverage = key_coverage(question, head)
+            items_coverage = key_coverage(question, " ".join(text for _, text in block.items))
+            coverage = max(lead_coverage, CONTEXT_SHARE * items_coverage + (1 - CONTEXT_SHARE) * lead_coverage)
+            if coverage >= threshold and coverage > best_coverage:
+                best, best_coverage = block, coverage
+        if best is None:
+            return ""
+        lines = [_marked(best.lead, best.number)] if best.lead else []
+        for number, text in best.items[:LIST_ITEMS]:
+            text = " ".join(without_source_markers(text).split())
+            lines.append(_marked(text if _ITEM_START.match(text) else f"- {text}", number))
+        return "\n".join(lines)
+
     def stream(self, request: ComposeRequest) -> Iterator[str | Conflict]:
-        ranked = self.score(request.question, self.candidates(request), request.language)
-        chosen, conflicts = self.choose(request, ranked)
+        question = classify(request.question, [asked for asked, _ in request.history])
+        if question.kind != "list" and _asks_for_what_was_announced(request, question):
+            question = replace(question, kind="list")
+        if question.kind == "list" and (listed := self.list_answer(question, request.evidence)):
+            yield listed
+            return
+        ranked = self.score(question, self.candidates(request), request.language)
+        chosen, conflicts = self.choose(request, ranked, question)
         for i, c in enumerate(chosen):
             joiner = "" if i == 0 else (" " if chosen[i - 1].number == c.number else "\n\n")
             yield joiner + _marked(c.text, c.number)
@@ -183,8 +317,24 @@ class ExtractiveComposer:
             yield Conflict(text=_marked(c.text, c.number))
 
 
+# An answer that stopped at a list's lead-in ("… the following assumptions:", "包括以下14个安全要素：").
+_LEAD_IN = re.compile(
+    r"(?:\bfollowing\b|\bas follows\b|以下|如下)[^.。]*[:：]?\s*(?:\[\d+\])?\s*[.。]?\s*$|[:：]\s*(?:\[\d+\])?\s*$",
+    re.I,
+)
+
+
+def _asks_for_what_was_announced(request: ComposeRequest, question: Question) -> bool:
+    """A follow-up ("What are they?", "分别是什么") to an answer that announced a list without giving it."""
+    if not request.history:
+        return False
+    earlier_answer = request.history[-1][1].strip()
+    return bool(_LEAD_IN.search(earlier_answer)) and len(question.key_terms) <= 3
+
+
 def _marked(sentence: str, number: int) -> str:
-    """The marker goes before the sentence's closing punctuation: "… fractures [2]." reads as one claim."""
+    """The marker goes before the sentence's closing punctuation: "… fractures [2]." reads as one claim; after a
+    lead-in's colon, which introduces what follows ("… the following assumptions: [1]")."""
     if sentence[-1] in ".!?。！？；;":
         return f"{sentence[:-1]} [{number}]{sentence[-1]}"
     return f"{sentence} [{number}]"

@@ -16,6 +16,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "no_answer": "The documents in this collection do not answer this.",
         "no_answer_document": "This document does not answer this.",
         "conflicts": "Sources that disagree",
+        "topic_passages": "Passages on the topic:",
         "deep_offer": (
             "This was a quick answer. Ask again in deep mode for more evidence, the works it cites and related "
             "documents."
@@ -25,6 +26,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "no_answer": "本集合中的文档没有回答这个问题。",
         "no_answer_document": "这份文档没有回答这个问题。",
         "conflicts": "观点不一致的来源",
+        "topic_passages": "与主题相关的段落：",
         "deep_offer": "这是快速回答。使用深度模式重新提问，可获得更多证据、其引用的文献和相关文档。",
     },
 }

@@ -140,6 +140,12 @@ def system_message(request: ComposeRequest, numbers: list[int]) -> str:
     return "\n".join(f"- {rule}" if i else rule for i, rule in enumerate(rules))
 
 
+def instructions(request: ComposeRequest) -> str:
+    """The prompt's own words, without evidence or question: what a model's sentence must not merely repeat."""
+    numbers = [item.number for item in request.evidence]
+    return "\n".join([system_message(request, numbers), *REMINDER])
+
+
 def build_messages(
     request: ComposeRequest,
     *,

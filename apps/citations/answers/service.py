@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from django.conf import settings
@@ -18,11 +18,15 @@ from django.db import transaction
 from django.http import Http404
 
 from apps.citations.access import get_conversation_for_user, get_message_for_user
+from apps.citations.answers import lists
+from apps.citations.answers.attach import Attachment, LiveAttacher
 from apps.citations.answers.citation import best_quote, from_hit
 from apps.citations.answers.extractive import ExtractiveComposer
 from apps.citations.answers.finalize import Draft, finish
 from apps.citations.answers.language import detect, phrase
 from apps.citations.answers.markers import neutralise_markers
+from apps.citations.answers.prompt import instructions
+from apps.citations.answers.question import can_answer, classify
 from apps.citations.answers.streaming import LiveCleaner
 from apps.citations.answers.support import claim_of
 from apps.citations.answers.types import ComposeRequest, ComposerUnavailable, Conflict, Evidence
@@ -168,6 +172,12 @@ def run(prepared: Prepared) -> Iterator[Event]:
     except CollectionNotFound:
         raise Http404("No such collection.") from None
     evidence = [Evidence(i + 1, hit) for i, hit in enumerate(response.hits)]
+    # A list's items often go on in the next chunk(s), which retrieval did not return: those chunks join the
+    # evidence (only where a list or its lead-in runs to a chunk's end, so most answers fetch nothing).
+    evidence += [
+        Evidence(len(evidence) + i + 1, hit)
+        for i, hit in enumerate(lists.continuations(evidence, p.user, query=p.question))
+    ]
     retrieval_ms = (time.perf_counter() - started) * 1000.0
     yield Event(
         "evidence",
@@ -189,10 +199,15 @@ def run(prepared: Prepared) -> Iterator[Event]:
     fallback = ""
     cleaner = LiveCleaner({e.number for e in evidence}, {e.hit.chunk_id: e.number for e in evidence})
     draft = Draft(raw="")
+    # The LLM path: the model's sentences get their citations as each is finished (answers.attach), checked with
+    # the embedding model the support check uses.
+    attacher = None
+    if p.composer == "llm":
+        attacher = LiveAttacher(evidence, query_embedder()[0], cleaner.chunk_numbers, instructions(request))
     compose_started = time.perf_counter()
     if evidence:
         try:
-            yield from _stream(composer, request, cleaner, draft)
+            yield from _stream(composer, request, cleaner, draft, attacher)
         except ComposerUnavailable as exc:
             # The answer still comes, from the evidence itself, and says why.
             fallback = f"{composer.name} unavailable ({exc}); answered from the evidence instead"
@@ -205,7 +220,12 @@ def run(prepared: Prepared) -> Iterator[Event]:
     compose_ms = (time.perf_counter() - compose_started) * 1000.0
     check_started = time.perf_counter()
     embedder, _ = query_embedder()
-    done = finish(draft, evidence, p.question, language, p.strict, p.depth == "deep", p.document is not None, embedder)
+    # What the model wrote answers only if a supported sentence passes the question's gate (the extractive composer
+    # applies the gate itself, while choosing sentences).
+    gate = _question_gate(p) if p.composer == "llm" and not fallback else None
+    done = finish(
+        draft, evidence, p.question, language, p.strict, p.depth == "deep", p.document is not None, embedder, gate
+    )
     check_ms = (time.perf_counter() - check_started) * 1000.0
     search_diagnostics = disclosed_diagnostics(response, p.user)  # whether the cache answered: staff only
     total_ms = (time.perf_counter() - started) * 1000.0
@@ -220,6 +240,7 @@ def run(prepared: Prepared) -> Iterator[Event]:
         "composer": composer.name,
         "sentences": done.sentences,
         "citations": done.citations,
+        "topic_passages": done.topic_passages,  # not answered: the passages on the topic, as cards
         "conflicts": done.conflicts,
         "chain": done.chain,
         "hint": phrase(language, "deep_offer") if p.depth == "quick" else "",
@@ -253,16 +274,46 @@ def run(prepared: Prepared) -> Iterator[Event]:
     yield Event("finish", result)
 
 
-def _stream(composer, request: ComposeRequest, cleaner: LiveCleaner, draft: Draft) -> Iterator[Event]:
+def _stream(
+    composer, request: ComposeRequest, cleaner: LiveCleaner, draft: Draft, attacher: LiveAttacher | None = None
+) -> Iterator[Event]:
+    """Text events as the composer writes; with an `attacher`, a `citation` event (the whole text so far, its
+    order, and what was attached) whenever a finished sentence gets its citation."""
     for part in composer.stream(request):
         if isinstance(part, Conflict):
             draft.conflicts.append(part.text)
             continue
-        draft.raw += part
-        if (update := cleaner.feed(part)) is not None:
+        if attacher is None:
+            draft.raw += part
+            if (update := cleaner.feed(part)) is not None:
+                yield Event("text", update)
+            continue
+        attached = attacher.feed(part)
+        draft.raw = attacher.raw
+        update = cleaner.revise(attacher.raw)  # the attacher may have changed more than the end
+        if attached:
+            yield _citation_event(cleaner, attached)
+        elif update is not None:
             yield Event("text", update)
-    if (update := cleaner.flush()) is not None:
+    attached = attacher.flush() if attacher is not None else []
+    if attacher is not None:
+        draft.raw = cleaner.raw = attacher.raw
+    update = cleaner.flush()
+    if attached:
+        yield _citation_event(cleaner, attached)
+    elif update is not None:
         yield Event("text", update)
+
+
+def _citation_event(cleaner: LiveCleaner, attached: list[Attachment]) -> Event:
+    citations = [{"claim": a.claim, "evidence_number": a.evidence_number, "quote": a.quote} for a in attached]
+    return Event("citation", {"text": cleaner.shown, "order": cleaner.order, "citations": citations})
+
+
+def _question_gate(p: Prepared) -> Callable[[str], bool]:
+    """The question's per-sentence gate (answers.question.can_answer) as a test of one claim."""
+    question = classify(p.question, [q for q, _ in p.history])
+    return lambda claim: can_answer(question, claim)
 
 
 def save(p: Prepared, result: dict) -> Message:

@@ -37,6 +37,11 @@ def term_weights(texts: Sequence[str]) -> dict[str, float]:
     return {term: 1.0 + math.log(1.0 + (n - count + 0.5) / (count + 0.5)) for term, count in df.items()}
 
 
+def absent_weight(n: int) -> float:
+    """The weight term_weights() would give a term that none of `n` texts holds (the largest it gives)."""
+    return 1.0 + math.log(1.0 + (max(n, 1) + 0.5) / 0.5)
+
+
 def coverage(wanted: set[str], found: set[str], weights: dict[str, float] | None = None) -> float:
     """The weighted share of `wanted` terms present in `found` (0 when nothing is wanted)."""
     if not wanted:

@@ -4,6 +4,9 @@ Each delta is appended to the raw text; everything up to an unfinished bracket i
 and the difference to what was already shown is sent. Cleaning can occasionally change text already sent (a space
 before punctuation disappears once the punctuation arrives); then the whole text is sent again instead of a delta.
 The finish event always carries the final text, so a client that missed something still ends right.
+
+On the LLM path a citation attached to a finished sentence (answers.attach) changes text already sent: revise()
+takes the whole raw text again, and the caller sends the cleaned result as a replacement.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ class LiveCleaner:
         self.chunk_numbers = chunk_numbers or {}
         self.raw = ""
         self.shown = ""
+        self.order: list[int] = []  # the evidence number behind each display number of `shown`
 
     def _safe(self) -> str:
         opening = max(self.raw.rfind("["), self.raw.rfind("【"))
@@ -34,12 +38,18 @@ class LiveCleaner:
         self.raw += delta
         return self._update(self._safe())
 
+    def revise(self, raw: str) -> dict | None:
+        """The raw text changed before its end (a marker inserted): the event for the new text, or None."""
+        self.raw = raw
+        return self._update(self._safe())
+
     def flush(self) -> dict | None:
         return self._update(self.raw)
 
     def _update(self, raw: str) -> dict | None:
         result = clean_markers(raw, self.valid, self.chunk_numbers)
         cleaned = result.text
+        self.order = result.order
         if cleaned == self.shown:
             return None
         previous, self.shown = self.shown, cleaned

@@ -47,15 +47,23 @@ def _decided(lexical: float) -> bool | None:
     return None
 
 
+# A list answer puts each item on its own line ("- item [2]", "1. item [1]", "a) …", "一、…"): each is a claim.
+_ITEM_LINE = re.compile(
+    r"\n(?=[ \t]*(?:[-•*·][ \t]|\(?[0-9A-Za-z]{1,3}[.)）][ \t]|\(?[一二三四五六七八九十]{1,3}[、)）]))"
+)
+_ENUMERATOR_ONLY = re.compile(r"\s*\(?[0-9A-Za-z]{1,3}")  # the "1" of "1. item": not a sentence of its own
+
+
 def split_sentences(text: str) -> list[str]:
     """Answer text → sentences, each keeping the markers written right after its full stop; paragraph breaks
-    always end a sentence. Abbreviations ("et al.", "Fig.", initials) do not."""
+    always end a sentence, and so does a line break before a list item. Abbreviations ("et al.", "Fig.",
+    initials) and an item's enumerator ("1.") do not."""
     out: list[str] = []
-    for paragraph in re.split(r"\n\s*\n", text):
+    for paragraph in (line for block in re.split(r"\n\s*\n", text) for line in _ITEM_LINE.split(block)):
         start = 0
         for match in _END.finditer(paragraph):
             head = paragraph[start : match.start()]
-            if match.group(0)[0] == "." and ABBREVIATION.search(head + "."):
+            if match.group(0)[0] == "." and (ABBREVIATION.search(head + ".") or _ENUMERATOR_ONLY.fullmatch(head)):
                 continue
             out.append(paragraph[start : match.end()].strip())
             start = match.end()

@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from .blocks import Block, ParsedDocument, Rect
 from .section_map import BlockSection, map_sections
 from .sections import DEFAULT_WEIGHT, section_weight
+from .sentences import split_sentences
 from .textutil import join_blocks
 
 SENTENCE_CAP = 800  # chunk size cap for documents without any heading or recognised section
 REFERENCES = "References"
 PARAGRAPH_DOC_TYPES = ("docx", "md", "txt", "html", "xlsx")
-
-# Sentence ends: ., !, ? (optionally closed by a quote/bracket) then space and a capital, digit or
-# opening quote; or a CJK full stop. Common abbreviations are protected in _split_sentences.
-_CLOSERS = "\"')]\u201d\u2019"
-_SENTENCE_END_RE = re.compile(
-    r"(?<=[.!?])[\"')\]\u201d\u2019]?\s+(?=[\"(\[\u201c\u2018]?[A-Z0-9\u00c0-\u00dd])"
-    r"|(?<=[\u3002\uff01\uff1f])"
-)
-_ABBREV_RE = re.compile(
-    r"(\b(?:e\.g|i\.e|et al|al|Fig|Figs|Eq|Eqs|Ref|Refs|No|vs|cf|Dr|Mr|Mrs|Ms|Prof|St|approx|ca)\.)$"
-)
 
 
 @dataclass
@@ -170,7 +159,8 @@ def _pieces(text: str, target: int, max_chars: int, table: bool = False) -> list
     """Split text longer than max_chars; tables by rows, prose by sentences. Short text: as is."""
     if len(text) <= max_chars:
         return [text]
-    units = text.split("\n") if table else _split_sentences(text)
+    # The answers' own sentence splitter (sentences.py), so a piece never ends inside a sentence they quote.
+    units = text.split("\n") if table else split_sentences(text)
     joiner = "\n" if table else " "
     pieces: list[str] = []
     buf = ""
@@ -184,27 +174,6 @@ def _pieces(text: str, target: int, max_chars: int, table: bool = False) -> list
     if buf:
         pieces.append(buf)
     return pieces
-
-
-def _split_sentences(text: str) -> list[str]:
-    out: list[str] = []
-    start = 0
-    for m in _SENTENCE_END_RE.finditer(text):
-        candidate = text[start : m.start()].rstrip()
-        if _ABBREV_RE.search(candidate):
-            continue  # "Fig. 3", "et al. 2014": not a sentence end
-        end = m.start()
-        # keep a closing quote/bracket with its sentence
-        while end < len(text) and text[end] in _CLOSERS:
-            end += 1
-        piece = text[start:end].strip()
-        if piece:
-            out.append(piece)
-        start = end
-    tail = text[start:].strip()
-    if tail:
-        out.append(tail)
-    return out
 
 
 def _hard_split(text: str, max_chars: int) -> list[str]:

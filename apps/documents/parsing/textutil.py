@@ -73,7 +73,7 @@ def join_lines(lines: list[str]) -> str:
             out = line
         elif out.endswith("\u00ad") or (_HYPHEN_END_RE.search(out) and line[:1].islower()):
             out = out[:-1] + line
-        elif _is_cjk(out[-1]) and _is_cjk(line[0]):
+        elif joins_without_space(out[-1], line[0]):
             out = out + line  # Chinese/Japanese lines wrap without a space between them
         else:
             out = out + " " + line
@@ -82,6 +82,29 @@ def join_lines(lines: list[str]) -> str:
 
 def _is_cjk(ch: str) -> bool:
     return unicodedata.east_asian_width(ch) in ("W", "F")
+
+
+def join_line_breaks(text: str) -> str:
+    """`text` with each line break made a space, or nothing where CJK text meets (a DOCX manual break inside a
+    Chinese sentence: "写作而\n设计" is "写作而设计")."""
+    return re.sub(
+        r"[ \t]*\n[ \t]*",
+        lambda m: (
+            ""
+            if 0 < m.start() < m.end() < len(text) and joins_without_space(text[m.start() - 1], text[m.end()])
+            else " "
+        ),
+        text,
+    )
+
+
+def joins_without_space(left: str, right: str) -> bool:
+    """Two CJK characters, or a CJK character and a punctuation mark ("为" + "”Document", "bug" + "，"), meet at a
+    line break without a space: CJK text has none there, and quotes are often not wide characters."""
+    if _is_cjk(left) and _is_cjk(right):
+        return True
+    punctuation = unicodedata.category(left).startswith("P") or unicodedata.category(right).startswith("P")
+    return punctuation and (_is_cjk(left) or _is_cjk(right))
 
 
 def normalise_for_match(text: str) -> str:

@@ -22,7 +22,7 @@ from docx.text.paragraph import Paragraph
 
 from ..blocks import Block, ParsedDocument
 from ..errors import ParseError
-from ..textutil import clean_inline
+from ..textutil import clean_inline, join_line_breaks
 from .docx_extras import Numbering, iter_notes, paragraph_numbering
 
 W14_PARA_ID = "{http://schemas.microsoft.com/office/word/2010/wordml}paraId"
@@ -125,9 +125,11 @@ def _para_text(p) -> str:
             parts.append(el.text or "")
         elif el.tag == qn("w:noBreakHyphen"):
             parts.append("-")
-        else:
+        elif el.tag == qn("w:tab"):
             parts.append(" ")
-    return clean_inline("".join(parts))
+        else:
+            parts.append("\n")  # a manual line break: a space, or nothing inside Chinese text (join_line_breaks)
+    return clean_inline(join_line_breaks("".join(parts)))
 
 
 def _skipped(el, p) -> bool:

@@ -14,6 +14,7 @@ from .pdf_byline import first_page_authors, is_placeholder_author
 from .pdf_headings import style_headings
 from .pdf_identifiers import first_page_arxiv_id, first_page_journal, first_page_year
 from .pdf_layout import RawBlock, RawLine, drop_running_lines, reading_order, split_side_by_side
+from .pdf_paragraphs import join_paragraph_lines
 
 # Ligatures are spelled out by MuPDF itself (no TEXT_PRESERVE_LIGATURES); images are not needed.
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
@@ -74,6 +75,8 @@ def _parse_open(doc: pymupdf.Document) -> ParsedDocument:
         pages.append(raw)
     drop_running_lines(pages, [sizes[p][1] for p in range(1, len(pages) + 1)])
     ordered = [reading_order(raw, sizes[pno][0]) for pno, raw in enumerate(pages, start=1)]
+    # Lines MuPDF returned as blocks of their own are joined back into their paragraphs (CJK PDFs especially).
+    ordered = [join_paragraph_lines(raw) for raw in ordered]
     blocks = _to_blocks(ordered, doc.get_toc(simple=True))
     return ParsedDocument(
         blocks=blocks,

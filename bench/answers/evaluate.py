@@ -1,0 +1,599 @@
+"""Do answers answer? Issue 15's measurements, through the same service as /api/v1/ask, on one code tree or two.
+
+One tree (the default is the tree this file is in; `--code PATH` puts another tree first on sys.path, e.g. a
+`git archive` of main before the issue, with a database of its own):
+
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/portal_h2 REDIS_URL=redis://127.0.0.1:6379/2 \\
+    SECRET_KEY=x ALLOWED_HOSTS=testserver PORTAL_HTTPS=false PORTAL_MODELS_DIR=/tmp/h2-var/models \\
+    python bench/answers/evaluate.py --sets cmrc scifact lists --depth quick deep
+
+Both trees in one run (subprocesses, one after the other; one combined table, JSON + Markdown, under results/):
+
+    ... python bench/answers/evaluate.py --both /work/baseline \\
+        --baseline-database-url postgresql://postgres@127.0.0.1:5432/portal_h2_base \\
+        --baseline-redis-url redis://127.0.0.1:6379/3
+
+For each question, `service.ask()` (what /api/v1/ask calls) answers it; measured: answered or not; whether the
+answer text holds a gold answer; whether the FIRST claim (the first sentence with citations) does; whether a
+cited passage is a relevant one (and the first claim's); answer length in characters (markers removed);
+non-sentence claims by this file's own detector (not the composer's: it must judge it); list item recall.
+Sets, each split TUNE and HELD-OUT (datasets.py): CMRC 2018 answerable and unanswerable (the same questions in a
+collection without their own passages), SciFact claims likewise (a seeded subset of the abstracts), and the list
+questions of lists.json (their PDFs ingested with the real parsers). The harness uses only what both trees
+have: service.ask/AskParams, the models, load_collection, document_add/document_ingest/document_delete.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import unicodedata
+from datetime import UTC, datetime
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+HARNESS_ROOT = HERE.parents[1]
+RESULTS = HERE / "results"
+
+
+def _sibling(name: str):
+    """A module of this folder, loaded from its file under a name of its own: bench/ is not a package, and this
+    folder on sys.path would let `datasets` or `run` shadow other modules in the process (pytest's too)."""
+    spec = importlib.util.spec_from_file_location(f"bench_answers_{name}", HERE / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the file runs
+    spec.loader.exec_module(module)
+    return module
+
+
+datasets = _sibling("datasets")
+
+# --- metrics (pure; tests/citations/test_evaluate_answers.py) ----------------------------------------------------
+
+_MARKERS = re.compile(r"\s*\[\d+(?:\s*[,–-]\s*\d+)*\]")
+_LINE_HYPHEN = re.compile(r"(?<=\w)-\s+(?=\w)")  # "satis- faction": a word hyphenated at a PDF line end
+
+
+def without_markers(text: str) -> str:
+    return _MARKERS.sub("", text).strip()
+
+
+def normalise(text: str) -> str:
+    """For containment: compatibility forms (ligatures, full-width), no markers, no whitespace (PDF line breaks
+    split Chinese words and English phrases alike), a line-end hyphen closed up, case folded."""
+    text = unicodedata.normalize("NFKC", without_markers(text))
+    return re.sub(r"\s+", "", _LINE_HYPHEN.sub("", text)).casefold()
+
+
+def contains_any(text: str, gold) -> bool:
+    haystack = normalise(text)
+    return any(normalise(g) and normalise(g) in haystack for g in gold)
+
+
+def item_recall(answer: str, items) -> float | None:
+    """Share of the gold items whose text appears in the answer."""
+    items = list(items)
+    if not items:
+        return None
+    haystack = normalise(answer)
+    return sum(normalise(item) in haystack for item in items) / len(items)
+
+
+def claims_of(result: dict) -> list[dict]:
+    """The answer's claims: its sentences that carry citations (the 'no answer' note carries none)."""
+    return [s for s in result.get("sentences", []) if s.get("citations")]
+
+
+# The detector of non-sentence claims. A claim is a sentence when it ends as one (or is a list item), has no "..",
+# holds at least 4 content terms, and is not its source's title or one of its headings.
+_TERMINAL = re.compile(r"[.!?。！？;；:：…][\"'”’」』）)\]]*$")
+_LIST_ITEM = re.compile(
+    r"^(?:[•·▪◦●\-–*]\s|\(?\d{1,3}[.)、](?!\d)\s?|\(?[a-zA-Z][.)]\s|\([ivxIVX]{1,5}\)\s?|[①-⑳]|[一二三四五六七八九十]{1,3}[、.])"
+)
+_STOPWORDS_WORDS = (
+    "a an the and or but of to in on at by for from with as is are was were be been being this that these "
+    "those it its their his her they we you he she which who whom whose what when where how why not no "
+    "than then so such 的 了 是 在 和 与 及 或 也 都 而 并 被 把 从 对 为 以 于 之 其 这 那 个 有 中 等 着 将 就 又 更 "
+)
+_STOPWORDS = frozenset(_STOPWORDS_WORDS.split())
+_LATIN_TERM = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*|\d+(?:[.,]\d+)*%?")
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+
+
+def content_terms(text: str) -> list[str]:
+    """Words that carry content, in English and Chinese (jieba cuts Chinese runs into words)."""
+    terms = [t for t in _LATIN_TERM.findall(text) if t.lower() not in _STOPWORDS]
+    runs = _CJK.findall(text)
+    if runs:
+        import jieba
+
+        terms += [w for run in runs for w in jieba.lcut(run) if w.strip() and w not in _STOPWORDS]
+    return terms
+
+
+# A claim may be a lead-in with its items ("… include: [1] • A [1] • B [1]"): each line and each bulleted item is
+# judged on its own, so an item needs no full stop while a lead-in cut mid-sentence still counts.
+_PARTS = re.compile(r"\n+|\s+(?=[•·▪◦●]\s)")
+
+
+def non_sentence_reason(claim: str, headings=()) -> str:
+    """Why `claim` is not a sentence ("" when it is one): no_end, dots, short or heading (of its first failing
+    line or item)."""
+    parts = [p for p in _PARTS.split(without_markers(claim)) if p.strip()]
+    if len(parts) > 1:
+        return next((why for p in parts if (why := non_sentence_reason(p, headings))), "")
+    text = without_markers(claim)
+    listed = bool(_LIST_ITEM.match(text))
+    if ".." in text:
+        return "dots"
+    if not listed and not _TERMINAL.search(text):
+        return "no_end"
+    if not listed and len(content_terms(text)) < 4:
+        return "short"
+    key = normalise(text).rstrip(".。:：")
+    if any(key == normalise(h).rstrip(".。:：") for h in headings if h and h.strip()):
+        return "heading"
+    return ""
+
+
+def _headings_of(result: dict, claim: dict) -> list[str]:
+    by_n = {c.get("n"): c for c in result.get("citations", [])}
+    out = []
+    for n in claim.get("citations", []):
+        citation = by_n.get(n, {})
+        out += [citation.get("title", ""), *(citation.get("heading_path") or [])]
+    return out
+
+
+def judge(result: dict, question: datasets.Question, source_of: dict[int, str]) -> dict:
+    """One answer against its question's gold; `source_of` maps document ids to source ids (BEIR id, path)."""
+    answer = result.get("answer", "")
+    claims = claims_of(result)
+    by_n = {c.get("n"): c for c in result.get("citations", [])}
+    cited = [source_of.get(c.get("document_id"), "?") for c in result.get("citations", [])]
+    first = claims[0] if claims else None
+    first_sources = [source_of.get(by_n.get(n, {}).get("document_id"), "?") for n in (first or {}).get("citations", [])]
+    reasons = [(c["text"], non_sentence_reason(c["text"], _headings_of(result, c))) for c in claims]
+    return {
+        "id": question.qid,
+        "split": question.split,
+        "answered": bool(result.get("answered")),
+        "contains_gold": contains_any(answer, question.gold) if question.gold else None,
+        "first_claim_gold": (contains_any(first["text"], question.gold) if first else False) if question.gold else None,
+        "cited_relevant": any(s in question.relevant for s in cited),
+        "first_claim_relevant": any(s in question.relevant for s in first_sources),
+        "length": len(without_markers(answer)),
+        "claims": len(claims),
+        "non_sentence": [{"text": text, "reason": why} for text, why in reasons if why],
+        "claim_texts": [c["text"] for c in claims],  # to judge again with a better detector
+        "item_recall": item_recall(answer, question.items) if question.items else None,
+        "composer": result.get("composer", ""),
+        "fallback": bool(result.get("diagnostics", {}).get("composer_fallback")),
+    }
+
+
+def _share(values) -> float | None:
+    values = [v for v in values if v is not None]
+    return round(sum(bool(v) for v in values) / len(values), 4) if values else None
+
+
+def _mean(values) -> float | None:
+    values = [v for v in values if v is not None]
+    return round(sum(values) / len(values), 4) if values else None
+
+
+def summarise(everything: list[dict], answerable: bool) -> dict:
+    """Figures of one set × split × depth × composer; unanswered questions count against every 'holds' share.
+    An answer the fallback composer wrote (the LLM failed) is counted apart, not as the composer's work."""
+    rows = [r for r in everything if not r["fallback"]]
+    lengths = [r["length"] for r in rows if r["answered"]]
+    out = {
+        "questions": len(rows),
+        "answered": _share(r["answered"] for r in rows),
+        "abstained": _share(not r["answered"] for r in rows),
+        "non_sentence_claims": sum(len(r["non_sentence"]) for r in rows),
+        "claims": sum(r["claims"] for r in rows),
+        "answers_with_non_sentence": _share(bool(r["non_sentence"]) for r in rows),
+        "median_length": statistics.median(lengths) if lengths else None,
+        "composer_fallbacks": len(everything) - len(rows),
+        "p50_seconds": round(statistics.median(r["seconds"] for r in rows), 3) if rows else None,
+    }
+    if answerable:
+        out.update(
+            contains_gold=_share(r["answered"] and r["contains_gold"] for r in rows if r["contains_gold"] is not None),
+            first_claim_gold=_share(
+                r["answered"] and r["first_claim_gold"] for r in rows if r["first_claim_gold"] is not None
+            ),
+            cited_relevant=_share(r["answered"] and r["cited_relevant"] for r in rows),
+            first_claim_relevant=_share(r["answered"] and r["first_claim_relevant"] for r in rows),
+            item_recall=_mean(r["item_recall"] if r["answered"] else 0.0 for r in rows if r["item_recall"] is not None),
+        )
+        out = {k: v for k, v in out.items() if v is not None or k == "median_length"}
+    return out
+
+
+# --- collections (Django; only APIs both trees have) ---------------------------------------------------------------
+
+
+def say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+class Library:
+    """The collections the sets are asked in, loaded once per database and reused by slug on later runs."""
+
+    def __init__(self, work_dir: Path, reload: bool = False) -> None:
+        from apps.retrieval.search.service import query_embedder
+
+        self.work_dir = work_dir
+        self.reload = reload  # read everything again: the parsers or the chunker changed since the last run
+        self.embedder, problem = query_embedder()
+        if self.embedder is None:
+            sys.exit(problem)
+
+    def beir(self, slug: str, folder: Path, remove: set[str] = frozenset()) -> tuple[str, dict[int, str]]:
+        """A collection of a BEIR folder's corpus without the `remove` ids; (slug, document id → BEIR id)."""
+        from apps.documents.models import Collection, Document
+        from apps.documents.services.documents import document_delete
+        from apps.retrieval.evaluation import load_collection
+        from apps.retrieval.keyword import store
+
+        order = [str(row["_id"]) for row in datasets.read_jsonl(folder / "corpus.jsonl")]
+        expected = len(set(order) - set(remove))
+        collection = Collection.objects.filter(slug=slug).first()
+        stale = collection is not None and (self.reload or collection.documents.count() != expected)
+        if stale:
+            from apps.documents.services.documents import collection_delete
+
+            collection_delete(collection=collection)  # half-made by an interrupted run
+            collection = None
+        if collection is None:
+            say(f"loading {slug}: {len(order)} documents from {folder}")
+            started = time.perf_counter()
+            collection, _ = load_collection(folder, self.embedder, say)
+            # The whole corpus goes in (its vectors cached under the same key), then the removed passages go out.
+            names = dict(Document.objects.filter(collection=collection).values_list("original_name", "id"))
+            for n, doc in enumerate(order):
+                if doc in remove:
+                    document_delete(document=Document.objects.get(pk=names[f"doc-{n}.md"]))
+            Collection.objects.filter(pk=collection.pk).update(slug=slug, name=f"issue 15 evaluation: {slug}")
+            say(f"loaded {slug} in {time.perf_counter() - started:.0f} s")
+        collection = Collection.objects.get(slug=slug)
+        store.refresh_snapshot(collection.pk, force=True)
+        names = Document.objects.filter(collection=collection).values_list("id", "original_name")
+        return slug, {pk: order[int(name.removeprefix("doc-").split(".")[0])] for pk, name in names}
+
+    def files(self, slug: str, sources: list[str]) -> tuple[str, dict[int, str]]:
+        """A collection of real files read by the ingest service, in this process; (slug, document id → path)."""
+        from apps.documents.models import Collection, Document
+        from apps.documents.services.ingest import document_ingest
+        from apps.documents.services.uploads import document_add
+        from apps.retrieval.keyword import store
+
+        if self.reload and (old := Collection.objects.filter(slug=slug).first()) is not None:
+            from apps.documents.services.documents import collection_delete
+
+            collection_delete(collection=old)
+        collection, _ = Collection.objects.get_or_create(slug=slug, defaults={"name": f"issue 15 evaluation: {slug}"})
+        names = {self.file_name(s): s for s in sources}
+        for name, source in names.items():
+            if Document.objects.filter(collection=collection, original_name=name, status="ready").exists():
+                continue
+            Document.objects.filter(collection=collection, original_name=name).delete()
+            started = time.perf_counter()
+            with open(datasets.CORPUS / source, "rb") as fh:
+                added = document_add(collection=collection, name=name, fileobj=fh, force=True)
+            document_ingest(job_id=added.document.latest_job().pk)
+            document = Document.objects.get(pk=added.document.pk)
+            say(f"ingested {source}: {document.status} {document.error} ({time.perf_counter() - started:.0f} s)")
+        store.refresh_snapshot(collection.pk, force=True)
+        rows = Document.objects.filter(collection=collection).values_list("id", "original_name")
+        return slug, {pk: names[name] for pk, name in rows if name in names}
+
+    @staticmethod
+    def file_name(source: str) -> str:
+        """A name unique in the collection: sci-pdf-jats/papers/X/paper.pdf → X.pdf."""
+        path = Path(source)
+        return f"{path.parent.name}{path.suffix}" if path.stem == "paper" else path.name
+
+
+def build_sets(args, library: Library) -> list[tuple[datasets.QuestionSet, str, dict[int, str]]]:
+    out = []
+    if "cmrc" in args.sets:
+        sample = datasets.sample_per_split(datasets.cmrc_questions(), args.cmrc_per_split, args.seed)
+        removed = datasets.removed_for(sample)
+        full = library.beir("eval15-cmrc", datasets.CMRC)
+        minus = library.beir(f"eval15-cmrc-minus-{datasets.fingerprint(removed)}", datasets.CMRC, removed)
+        out.append((datasets.QuestionSet("cmrc", True, sample), *full))
+        out.append((datasets.QuestionSet("cmrc-unanswerable", False, sample), *minus))
+    if "scifact" in args.sets:
+        sample = datasets.sample_per_split(datasets.scifact_questions(), args.scifact_per_split, args.seed)
+        docs = {
+            str(r["_id"]): f"{r.get('title', '')} {r.get('text', '')}"
+            for r in datasets.read_jsonl(datasets.SCIFACT / "corpus.jsonl")
+        }
+        subset = datasets.scifact_subset(docs, sample, args.scifact_docs, args.scifact_neighbours, args.seed)
+        key = datasets.fingerprint(subset)
+        folder = datasets.write_beir_subset(datasets.SCIFACT, subset, args.work_dir / f"scifact-{key}")
+        removed = datasets.removed_for(sample)
+        full = library.beir(f"eval15-scifact-{key}", folder)
+        minus = library.beir(f"eval15-scifact-{key}-minus", folder, removed)
+        out.append((datasets.QuestionSet("scifact", True, sample, notes={"documents": len(subset)}), *full))
+        out.append((datasets.QuestionSet("scifact-unanswerable", False, sample), *minus))
+    if "lists" in args.sets:
+        questions = datasets.with_kind(datasets.list_questions(), "list")
+        files = library.files("eval15-lists", sorted({s for q in questions for s in q.relevant}))
+        out.append((datasets.QuestionSet("lists", True, questions), *files))
+    return out
+
+
+def ask_all(question_set, slug, source_of, depth: str, composer: str, limit: int | None) -> list[dict]:
+    from django.contrib.auth import get_user_model
+
+    from apps.citations.answers import service
+
+    user, _ = get_user_model().objects.get_or_create(username="eval15", defaults={"is_superuser": True})
+    questions = question_set.questions
+    if limit is not None:  # a small sample of each split (the LLM is slow)
+        by_split = [[q for q in questions if q.split == split] for split in (datasets.TUNE, datasets.HELD_OUT)]
+        questions = [q for mine in by_split for q in mine[:limit]]
+    rows = []
+    for n, question in enumerate(questions, start=1):
+        started = time.perf_counter()
+        try:
+            result = service.ask(user, service.AskParams(question.text, slug, depth, composer=composer))
+        except Exception as exc:  # a failing question is a finding, not the end of the run
+            say(f"{question.qid}: {type(exc).__name__}: {exc}")
+            result = {"answer": "", "answered": False, "error": f"{type(exc).__name__}: {exc}"}
+        row = judge(result, question, source_of)
+        row.update(seconds=round(time.perf_counter() - started, 3), answer=result.get("answer", "")[:800])
+        rows.append(row)
+        if n % 25 == 0:
+            say(f"{question_set.name} {depth} {composer}: {n}/{len(questions)}")
+    return rows
+
+
+def summaries(questions: list[dict]) -> list[dict]:
+    """The figures of every set × depth × composer asked, per split and for all: what the tables show."""
+    out = []
+    for asked in questions:
+        for split in (datasets.TUNE, datasets.HELD_OUT, "all"):
+            mine = [r for r in asked["rows"] if split in ("all", r["split"])]
+            if mine:
+                key = {k: asked[k] for k in ("set", "depth", "composer")}
+                answerable = not asked["set"].endswith("-unanswerable")
+                out.append({**key, "split": split, "summary": summarise(mine, answerable)})
+    return out
+
+
+def run_tree(args) -> dict:
+    code = Path(args.code).resolve() if args.code else HARNESS_ROOT
+    sys.path.insert(0, str(code))
+    # Celery's Django fixup puts the working directory first on sys.path: it must be the tree under test.
+    args.work_dir = args.work_dir.resolve()
+    os.chdir(code)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+    os.environ["PORTAL_CACHE_PREFIX"] = f"eval15-{os.getpid()}-{time.time_ns()}"  # no search cached across runs
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    import apps
+
+    assert Path(apps.__file__).resolve().is_relative_to(code), f"apps imported from {apps.__file__}, not {code}"
+    args.work_dir.mkdir(parents=True, exist_ok=True)
+    library = Library(args.work_dir, args.reload)
+    sets = build_sets(args, library)
+    commit = subprocess.run(["git", "-C", str(code), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    output = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "code": str(code),
+        "code_commit": commit.stdout.strip() if code == HARNESS_ROOT else args.code_label,
+        "machine": f"{platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "settings": {
+            "seed": args.seed,
+            "cmrc_per_split": args.cmrc_per_split,
+            "scifact_per_split": args.scifact_per_split,
+        },
+        "runs": [],
+    }
+    server = None
+    try:
+        for composer in args.composer:
+            if composer == "llm":
+                sys.path.insert(0, str(HARNESS_ROOT / "tests" / "citations"))
+                import local_llm
+
+                server, llm = local_llm.start(Path(tempfile.gettempdir()) / "eval15-llm.log")
+                settings.PORTAL_LLM_BASE_URL, settings.PORTAL_LLM_MODEL = llm.base_url, llm.model
+                settings.PORTAL_LLM_TIMEOUT = args.llm_timeout
+                output["llm"] = {"model": llm.model, "timeout_s": args.llm_timeout}
+            depths = args.depth if composer == "extractive" else args.llm_depth
+            for depth in depths:
+                for question_set, slug, source_of in sets:
+                    limit = args.llm_per_split if composer == "llm" else None
+                    started = time.perf_counter()
+                    rows = ask_all(question_set, slug, source_of, depth, composer, limit)
+                    asked = {"set": question_set.name, "depth": depth, "composer": composer, "rows": rows}
+                    output.setdefault("questions", []).append(asked)
+                    for run in summaries([asked]):
+                        output["runs"].append(run)
+                        if run["split"] == "all":
+                            say(json.dumps({k: v for k, v in run.items() if k != "summary"} | run["summary"]))
+                    say(f"{question_set.name} {depth} {composer}: {time.perf_counter() - started:.0f} s")
+    finally:
+        if server is not None:
+            local_llm.stop(server)
+    return output
+
+
+# --- both trees, one table ---------------------------------------------------------------------------------------
+
+TABLE_FIELDS = (
+    ("answered", "answered"),
+    ("abstained", "abstained"),
+    ("first_claim_gold", "1st claim holds gold"),
+    ("contains_gold", "answer holds gold"),
+    ("first_claim_relevant", "1st claim cites relevant"),
+    ("cited_relevant", "cites relevant"),
+    ("item_recall", "list item recall"),
+    ("median_length", "median chars"),
+    ("non_sentence_claims", "non-sentence claims"),
+    ("p50_seconds", "p50 s"),
+)
+
+
+SHARES = {
+    "answered",
+    "abstained",
+    "first_claim_gold",
+    "contains_gold",
+    "first_claim_relevant",
+    "cited_relevant",
+    "item_recall",
+}
+
+
+def _cell(value, share: bool) -> str:
+    if value is None:
+        return "–"
+    if share:
+        return f"{value * 100:.0f}%"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def markdown(combined: dict) -> str:
+    """One line per set × split × depth × composer: 'today → now' for every figure that applies."""
+    lines = [
+        f"Measured {combined['date']} on {combined['machine']}; baseline {combined['baseline']['code_commit']}, "
+        f"current {combined['current']['code_commit']} (working tree). Each cell: baseline → current.",
+        "",
+        "| set | split | depth | composer | n | " + " | ".join(label for _, label in TABLE_FIELDS) + " |",
+        "|" + "---|" * (5 + len(TABLE_FIELDS)),
+    ]
+    current = {(r["set"], r["split"], r["depth"], r["composer"]): r["summary"] for r in combined["current"]["runs"]}
+    for run in combined["baseline"]["runs"]:
+        key = (run["set"], run["split"], run["depth"], run["composer"])
+        before, after = run["summary"], current.get(key, {})
+        cells = []
+        for name, _ in TABLE_FIELDS:
+            if name not in before and name not in after:
+                cells.append("")
+            else:
+                share = name in SHARES
+                cells.append(f"{_cell(before.get(name), share)} → {_cell(after.get(name), share)}")
+        lines.append(f"| {' | '.join(key)} | {before['questions']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def run_both(args, passthrough: list[str]) -> None:
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    RESULTS.mkdir(exist_ok=True)
+    models = os.environ.get("PORTAL_MODELS_DIR") or str(HARNESS_ROOT / "var" / "models")
+    sides = {}
+    for side, code, env in (
+        ("baseline", args.both, {"DATABASE_URL": args.baseline_database_url, "REDIS_URL": args.baseline_redis_url}),
+        ("current", str(HARNESS_ROOT), {}),
+    ):
+        path = args.work_dir / f"eval-{stamp}-{side}.json"
+        environment = {**os.environ, "PORTAL_MODELS_DIR": models, **{k: v for k, v in env.items() if v}}
+        environment.setdefault("PORTAL_VAR_DIR", str(args.work_dir / "var"))
+        environment["PORTAL_VAR_DIR"] = f"{environment['PORTAL_VAR_DIR']}-{side}"
+        # The baseline tree never changes: its collections need no second reading.
+        options = [o for o in passthrough if side == "current" or o != "--reload"]
+        command = [sys.executable, str(Path(__file__).resolve()), *options, "--code", code, "--out", str(path)]
+        if side == "baseline":
+            command += ["--code-label", args.baseline_label]
+        say(f"--- {side}: {' '.join(command)}")
+        started = time.perf_counter()
+        subprocess.run(command, env=environment, check=True)
+        sides[side] = json.loads(path.read_text(encoding="utf-8"))
+        sides[side]["wall_seconds"] = round(time.perf_counter() - started)
+    write_combined(sides, Path(args.out) if args.out else RESULTS / f"eval-{stamp}.json")
+
+
+def write_combined(sides: dict, out: Path) -> None:
+    """One file with both sides (figures recomputed from their rows with this summarise) and its Markdown table."""
+    for side in sides.values():
+        side["runs"] = summaries(side.get("questions", []))
+    combined = {
+        "date": sides["current"]["date"],  # when the current tree was measured
+        "machine": sides["current"]["machine"],
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        **sides,
+    }
+    out.write_text(json.dumps(combined, indent=1, ensure_ascii=False), encoding="utf-8")
+    table = markdown(combined)
+    out.with_suffix(".md").write_text(table, encoding="utf-8")
+    print(table)
+    say(f"saved {out} and {out.with_suffix('.md')}")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--sets", nargs="+", choices=("cmrc", "scifact", "lists"), default=["cmrc", "scifact", "lists"])
+    p.add_argument("--depth", nargs="+", choices=("quick", "deep"), default=["quick", "deep"])
+    p.add_argument("--composer", nargs="+", choices=("extractive", "llm"), default=["extractive"])
+    p.add_argument("--cmrc-per-split", type=int, default=30, help="CMRC questions drawn from each split")
+    p.add_argument("--scifact-per-split", type=int, default=20, help="SciFact claims drawn from each split")
+    p.add_argument("--scifact-docs", type=int, default=800, help="abstracts in the SciFact subset")
+    p.add_argument("--scifact-neighbours", type=int, default=8, help="BM25 neighbours kept per claim")
+    p.add_argument("--seed", type=int, default=15)
+    p.add_argument("--llm-per-split", type=int, default=3, help="LLM: questions per set and split")
+    p.add_argument("--llm-depth", nargs="+", choices=("quick", "deep"), default=["deep"])
+    p.add_argument("--llm-timeout", type=int, default=180)
+    p.add_argument("--reload", action="store_true", help="load and ingest the collections again (code changed)")
+    p.add_argument("--code", help="the code tree to evaluate (default: this file's tree)")
+    p.add_argument("--code-label", default="", help="how the results name --code (e.g. its commit)")
+    p.add_argument("--work-dir", type=Path, default=Path(tempfile.gettempdir()) / "answers-eval")
+    p.add_argument("--out", help="where the JSON goes (default: results/eval-<UTC time>.json)")
+    p.add_argument("--both", metavar="BASELINE_TREE", help="run BASELINE_TREE, then this tree; one combined table")
+    p.add_argument("--baseline-database-url", default="", help="--both: the baseline's own database")
+    p.add_argument("--baseline-redis-url", default="", help="--both: the baseline's own Redis db")
+    p.add_argument("--baseline-label", default="4f616b4", help="--both: how the table names the baseline")
+    p.add_argument("--combine", nargs=2, metavar=("BASELINE_JSON", "CURRENT_JSON"), help="only the combined table")
+    return p
+
+
+def main() -> None:
+    args = parser().parse_args()
+    if args.combine:
+        sides = {
+            s: json.loads(Path(f).read_text(encoding="utf-8"))
+            for s, f in zip(("baseline", "current"), args.combine, strict=True)
+        }
+        write_combined(sides, Path(args.out) if args.out else RESULTS / f"eval-{datetime.now(UTC):%Y%m%d-%H%M%S}.json")
+        return
+    if args.both:
+        skip = {"--both", "--baseline-database-url", "--baseline-redis-url", "--baseline-label", "--out"}
+        passthrough, argv, n = [], sys.argv[1:], 0
+        while n < len(argv):
+            name = argv[n].split("=")[0]
+            if name in skip:
+                n += 1 if "=" in argv[n] else 2
+                continue
+            passthrough.append(argv[n])
+            n += 1
+        run_both(args, passthrough)
+        return
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    path = Path(args.out).resolve() if args.out else RESULTS / f"eval-{stamp}.json"
+    output = run_tree(args)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(output, indent=1, ensure_ascii=False), encoding="utf-8")
+    say(f"saved {path}")
+
+
+if __name__ == "__main__":
+    main()
