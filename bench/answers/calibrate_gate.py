@@ -33,7 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-CORPUS = Path(os.environ.get("PORTAL_BENCH_CORPUS", "/work/shared/corpus"))
+CORPUS = Path(os.environ.get("PORTAL_BENCH_CORPUS", ROOT.parent / "shared" / "corpus"))
 EVIDENCE = 5  # the deep preset's top_k
 
 

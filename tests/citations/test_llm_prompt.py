@@ -194,3 +194,17 @@ def test_cut_prefers_a_word_boundary_and_handles_text_without_spaces():
     chinese = "睡眠改善记忆" * 50
     assert len(cut(chinese, 100)) == 100 and cut(chinese, 100).endswith("…")
     assert cut("short", 100) == "short"
+
+
+def test_chinese_evidence_gets_a_budget_a_small_models_context_holds():
+    # 4,800 characters of Chinese evidence were 3,033 SmolLM2 tokens, over its 2,048: the budget counts tokens'
+    # worth, not characters, so the Chinese prompt carries far fewer characters than the English one.
+    zh_text = "印控克什米尔地区发生交通事故，一辆大巴坠入山谷，造成多人死亡。" * 40
+    en_text = "A bus fell into a valley in the region, and several people died in the accident. " * 20
+    zh = request_for(*(make_hit(n, text=zh_text) for n in range(1, 5)), question="事故造成多少人死亡？", language="zh")
+    en = request_for(*(make_hit(n, text=en_text) for n in range(1, 5)), question="How many people died?")
+    zh_chars = sum(len(b.group("text")) for b in blocks(build_messages(zh)))
+    en_chars = sum(len(b.group("text")) for b in blocks(build_messages(en)))
+    assert en_chars > 4000
+    assert zh_chars <= 1100
+    assert len(blocks(build_messages(zh))) >= 2  # still more than one passage

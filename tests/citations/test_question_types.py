@@ -94,6 +94,10 @@ def test_a_follow_up_that_points_back_keeps_the_list_and_its_subject():
         ("The flood of 1998 killed many.", "number", "en", False),  # a year is a date, not an amount
         ("The bridge was opened in May 1932.", "date", "en", True),
         ("The bridge was opened to great fanfare.", "date", "en", False),
+        # A time told as a distance back is a date too.
+        ("Cave lions lived in Europe until about 14,000 years ago.", "date", "en", True),
+        ("The layer was dated to 12 ka BP.", "date", "en", True),
+        ("Cave lions lived in Europe for a long time.", "date", "en", False),
         ("The bridge was designed by John Bradfield.", "person", "en", True),
         ("The bridge was designed by a local engineer.", "person", "en", False),
         ("Giant pandas live in the mountains of Sichuan.", "place", "en", True),

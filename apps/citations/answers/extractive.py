@@ -30,9 +30,10 @@ from dataclasses import dataclass, field, replace
 
 from apps.citations.answers import similarity
 from apps.citations.answers.citation import sentences, without_heading, without_label
-from apps.citations.answers.claims import without_source_markers  # "et al. [12]." must not become "et al.."
+from apps.citations.answers.claims import non_claim_reason, without_source_markers
 from apps.citations.answers.conflicts import disagree
 from apps.citations.answers.language import detect
+from apps.citations.answers.lists import find_lists
 from apps.citations.answers.question import (
     EXPLAIN_KINDS,
     FACTOID_KINDS,
@@ -45,22 +46,6 @@ from apps.citations.answers.question import (
     new_items,
 )
 from apps.citations.answers.types import ComposeRequest, Conflict, Evidence
-
-try:  # helper modules of issue 15, written alongside this one
-    from apps.citations.answers.claims import non_claim_reason
-except ImportError:  # pragma: no cover - until claims.py lands
-
-    def non_claim_reason(text, *, title="", section="", heading_path=()):
-        return None
-
-
-try:
-    from apps.citations.answers.lists import find_lists
-except ImportError:  # pragma: no cover - until lists.py lands
-
-    def find_lists(evidence):
-        return []
-
 
 MIN_CHARS, MAX_CHARS = 25, 600
 MIN_TERMS = 4  # fewer distinct content terms is a label, a heading or markup, not a claim
@@ -85,17 +70,6 @@ FACTOID_SENTENCES = 2  # a one-fact question: the answering sentence and at most
 EXPLAIN_SENTENCES = 3  # how/why/definition: the best sentence and the ones that carry its explanation on
 LIST_ITEMS = 30
 
-# A source's own reference markers ("[12]", "[3, 4]", "[5–7]") would read as our badges; they are taken out.
-# (The service hands composers "(ref 12)" for them; both forms are removed here.)
-_SOURCE_MARKERS = re.compile(r"\s*(?:\[|\(ref )\s*\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*\s*[\])]")
-
-# A paper's first page: banner, authors with affiliation numbers, correspondence, dates, licence.
-# (Kept until answers.claims recognises these itself.)
-_FRONT_MATTER = re.compile(
-    r"\b(?:RESEARCH ARTICLE|Open Access|Correspondence|Received:|Accepted:|Published:|Copyright)|©|\w@\w"
-    r"|(?:[A-Z][a-z]+\d+(?:,\d+)*\*?,\s*){2}"  # "Ross Barnett1,9*, Beth Shapiro2," : names with affiliation numbers
-)
-_KEYWORD_LINE = re.compile(r"(?:keywords?|key words|abbreviations)\s*:", re.I)
 # A list item as the answer writes it, on its own line: "- item", or the item's own enumerator ("1.", "a)", "一、").
 _ITEM_START = re.compile(r"^\s*(?:[-•*·]\s|\(?[0-9A-Za-z]{1,3}[.)）]\s?|\(?[一二三四五六七八九十]{1,3}[、)）])")
 
@@ -158,8 +132,7 @@ class ExtractiveComposer:
                 context, previous = previous, terms
                 if position == 0 and text[:1].islower():
                     continue  # the chunk starts mid-sentence
-                if _KEYWORD_LINE.match(text) or _FRONT_MATTER.search(text):
-                    continue
+                # Headings, titles, keyword lines, front matter, figure labels, fragments (answers.claims).
                 if non_claim_reason(text, title=hit.title, section=hit.section, heading_path=hit.heading_path):
                     continue
                 if len(terms) < MIN_TERMS:

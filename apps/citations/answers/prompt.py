@@ -15,9 +15,14 @@ import re
 
 from apps.citations.answers.markers import neutralise_markers
 from apps.citations.answers.types import ComposeRequest, Evidence
+from apps.documents.parsing.sentences import cjk_count
 
 CHUNK_CHARS = 1200  # per passage; a chunk is usually shorter, long table chunks are not
 EVIDENCE_CHARS = 4800  # all passages together: about 1200 tokens of English, well inside 2048 with the answer
+# The budgets above are in Latin characters (about four to a token). A Han character costs a small model's
+# tokenizer about five times as much (SmolLM2: ~1.3 tokens each; 4,800 characters of Chinese evidence were 3,033
+# tokens, over its 2,048), so the budgets shrink with the evidence's share of wide characters.
+CJK_COST = 5
 MIN_PASSAGE_CHARS = 150  # below this a passage says nothing useful; drop the later ones instead
 HISTORY_TURNS = 3  # earlier turns kept, newest last
 HISTORY_QUESTION_CHARS = 300
@@ -146,6 +151,12 @@ def instructions(request: ComposeRequest) -> str:
     return "\n".join([system_message(request, numbers), *REMINDER])
 
 
+def _token_scale(text: str) -> float:
+    """The share of a Latin-character budget that `text`'s mix of Latin and wide characters may use."""
+    wide = cjk_count(text) / max(1, len(text))
+    return 1.0 / (1.0 + (CJK_COST - 1) * wide)
+
+
 def build_messages(
     request: ComposeRequest,
     *,
@@ -155,7 +166,8 @@ def build_messages(
 ) -> list[dict]:
     """The OpenAI chat-completions `messages` for `request`: system rules, earlier turns, evidence and question."""
     texts = [evidence_text(item.hit.text) for item in request.evidence]
-    limits = passage_limits([len(text) for text in texts], evidence_chars, chunk_chars)
+    scale = _token_scale("".join(texts))
+    limits = passage_limits([len(text) for text in texts], int(evidence_chars * scale), int(chunk_chars * scale))
     kept = [(item, limit) for item, limit in zip(request.evidence, limits, strict=True) if limit > 0]
     numbers = [item.number for item, _ in kept]
 

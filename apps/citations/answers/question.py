@@ -217,6 +217,9 @@ _EN_MONTHS = (
 _EN_DATE = re.compile(
     rf"\b(?:1[0-9]{{3}}|20[0-9]{{2}})s?\b|\b{_EN_MONTHS}\s+\d{{1,2}}\b|\b\d{{1,2}}\s+{_EN_MONTHS}\b|\b{_EN_MONTHS}\b"
     r"|\b\d{1,2}(?:st|nd|rd|th)\s+century\b|\b(?:BC|BCE|AD|CE)\b|\b\d{1,4}[/-]\d{1,2}[/-]\d{1,4}\b"
+    # A time told as a distance back ("14,000 years ago", "2.5 million years before present", "12 ka BP").
+    r"|\b\d[\d,.]*\s*(?:thousand\s+|million\s+|billion\s+)?(?:years?|decades?|centuries|months?|weeks?|days?)"
+    r"\s+(?:ago|earlier|before\s+present)\b|\b\d[\d,.]*\s*(?:ka|kya|Ma|mya|cal\s+BP|BP)\b"
 )
 _EN_NUMBER_WORDS = (
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
