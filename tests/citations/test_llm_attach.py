@@ -75,8 +75,9 @@ def test_the_models_own_markers_are_left_to_the_support_check(embedder):
     # Cited by the model (right or wrong, in any form it likes): nothing is added, nothing moved.
     for text in (f"{WHERE[:-1]} [2].", f"{WHERE} 【1】", f"{WHERE[:-1]} [citation:1]."):
         assert attach_citations(text, evidence, embedder) == text
-    # A number outside the evidence is no citation: the sentence is matched like an unmarked one.
-    assert attach_citations(f"{WHERE} [7]", evidence, embedder) == f"{WHERE[:-1]} [1]. [7]"
+    # A number outside the evidence is a wrong citation, not a missing one: it is not re-pointed (a marker planted by
+    # a document, "【7】", must not turn the sentence that obeyed it into a cited one); the support check drops it.
+    assert attach_citations(f"{WHERE} [7]", evidence, embedder) == f"{WHERE} [7]"
     # The prompt's own phrases are the model abstaining or labelling itself, never claims to cite.
     for text in ("Not enough information in the library to answer this.", f"{WHERE[:-1]} (not from the library)."):
         assert attach_citations(text, evidence, embedder) == text

@@ -1,11 +1,12 @@
 """Citations attached after generation: the LLM path's answer to models that write claims without markers.
 
-Small models nearly always do (SmolLM2-135M cited nothing). Each sentence the model finishes without a valid
+Small models nearly always do (SmolLM2-135M cited nothing). Each sentence the model finishes without any
 marker is matched against the evidence: the passages whose closest sentences share enough of its terms are
 scored exactly as the support check scores a citation (answers.support.check: term coverage of the quote plus the
 embedding cosine), and the best one that the check accepts is appended as `[n]`. A sentence nothing supports stays
 unmarked, so the finishing step drops it (strict) or labels it "not from the library", as it does for any
-uncited sentence. Sentences the model cited itself keep their markers: the support check judges those.
+uncited sentence. Sentences the model cited itself keep their markers: the support check judges those, and a
+marker that names no evidence passage is a wrong citation, not re-pointed.
 
 It works sentence by sentence while the model streams (LiveAttacher), so a badge can appear as soon as its
 sentence is complete; attach_citations() does the same for a whole text at once.
@@ -166,6 +167,10 @@ class LiveAttacher:
                 # copied into a repeat of the instructions cites nothing.
                 if self._echo(claim):
                     revised = sentence[: len(sentence) - len(sentence.lstrip())] + claim
+            elif cleaned.removed:
+                # The model cited something that is not evidence ("【7】" planted by a document, "[9]" of five):
+                # a wrong citation, not a missing one; it is not re-pointed, so the support check drops it.
+                pass
             elif (attachment := self._cite(claim)) is not None:
                 revised = _marked_in_place(sentence, f"[{attachment.evidence_number}]")
                 self.attached.append(attachment)
