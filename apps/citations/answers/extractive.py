@@ -46,6 +46,7 @@ from apps.citations.answers.question import (
     new_items,
 )
 from apps.citations.answers.types import ComposeRequest, Conflict, Evidence
+from apps.documents.parsing.sentences import is_list_item
 
 MIN_CHARS, MAX_CHARS = 25, 600
 MIN_TERMS = 4  # fewer distinct content terms is a label, a heading or markup, not a claim
@@ -69,9 +70,6 @@ DUPLICATE_JACCARD = 0.6
 FACTOID_SENTENCES = 2  # a one-fact question: the answering sentence and at most one more that also answers
 EXPLAIN_SENTENCES = 3  # how/why/definition: the best sentence and the ones that carry its explanation on
 LIST_ITEMS = 30
-
-# A list item as the answer writes it, on its own line: "- item", or the item's own enumerator ("1.", "a)", "一、").
-_ITEM_START = re.compile(r"^\s*(?:[-•*·]\s|\(?[0-9A-Za-z]{1,3}[.)）]\s?|\(?[一二三四五六七八九十]{1,3}[、)）])")
 
 
 @dataclass
@@ -271,7 +269,7 @@ class ExtractiveComposer:
         lines = [_marked(best.lead, best.number)] if best.lead else []
         for number, text in best.items[:LIST_ITEMS]:
             text = " ".join(without_source_markers(text).split())
-            lines.append(_marked(text if _ITEM_START.match(text) else f"- {text}", number))
+            lines.append(_marked(text if is_list_item(text) else f"- {text}", number))
         return "\n".join(lines)
 
     def stream(self, request: ComposeRequest) -> Iterator[str | Conflict]:

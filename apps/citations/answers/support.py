@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from apps.citations.answers import similarity
 from apps.citations.answers.citation import ABBREVIATION, best_quote
 from apps.citations.answers.markers import markers_in
+from apps.documents.parsing.sentences import is_list_item
 
 SUPPORT_THRESHOLD = 0.5
 LEXICAL_SHARE = 0.6  # of the score; the rest is the rescaled cosine
@@ -48,10 +49,19 @@ def _decided(lexical: float) -> bool | None:
 
 
 # A list answer puts each item on its own line ("- item [2]", "1. item [1]", "a) …", "一、…"): each is a claim.
-_ITEM_LINE = re.compile(
-    r"\n(?=[ \t]*(?:[-•*·][ \t]|\(?[0-9A-Za-z]{1,3}[.)）][ \t]|\(?[一二三四五六七八九十]{1,3}[、)）]))"
-)
+# The composer writes them and this reads them with one definition of an item (documents' is_list_item).
 _ENUMERATOR_ONLY = re.compile(r"\s*\(?[0-9A-Za-z]{1,3}")  # the "1" of "1. item": not a sentence of its own
+
+
+def _item_lines(block: str) -> list[str]:
+    """`block` cut before each line that starts a list item."""
+    pieces: list[str] = []
+    for line in block.split("\n"):
+        if pieces and not is_list_item(line):
+            pieces[-1] += "\n" + line
+        else:
+            pieces.append(line)
+    return pieces
 
 
 def split_sentences(text: str) -> list[str]:
@@ -59,7 +69,7 @@ def split_sentences(text: str) -> list[str]:
     always end a sentence, and so does a line break before a list item. Abbreviations ("et al.", "Fig.",
     initials) and an item's enumerator ("1.") do not."""
     out: list[str] = []
-    for paragraph in (line for block in re.split(r"\n\s*\n", text) for line in _ITEM_LINE.split(block)):
+    for paragraph in (line for block in re.split(r"\n\s*\n", text) for line in _item_lines(block)):
         start = 0
         for match in _END.finditer(paragraph):
             head = paragraph[start : match.start()]
