@@ -123,3 +123,21 @@ def test_a_long_paragraph_is_cut_into_chunks_between_sentences_not_inside_one():
     assert len(chunks) >= 2
     assert any(collected in chunk for chunk in chunks)
     assert not any(chunk.endswith(("J.", "J. A.")) or chunk.startswith(("A. Iskandar", "Iskandar")) for chunk in chunks)
+
+
+def test_many_threads_split_at_once_as_one_does():
+    # pysbd's Segmenter keeps the text being split on the instance: shared between threads, one thread's sentences
+    # were rebuilt from another's text. Each text is distinct, so the cache cannot hide a mix-up.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from apps.documents.parsing import sentences as module
+
+    texts = [
+        f"Sample {i} was heated to {i} degrees. It melted after {i} minutes. 样品{i}在{i}分钟后熔化。"
+        for i in range(400)
+    ]
+    expected = [module._split_cached.__wrapped__(t) for t in texts]
+    module._split_cached.cache_clear()
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        got = list(pool.map(module._split_cached.__wrapped__, texts * 3))
+    assert got == expected * 3

@@ -19,6 +19,7 @@ cached, since one answer splits the same chunk several times (candidates, quotes
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from functools import lru_cache
 
@@ -73,7 +74,9 @@ _WIDE = re.compile(
     r"[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7a3"
     r"\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]"
 )
-_SEGMENTERS: dict[str, pysbd.Segmenter] = {}
+# One pysbd Segmenter per thread and language: segment() keeps the text it is splitting on the instance
+# (self.original_text, read back to rebuild the sentences), so two threads sharing one would read each other's text.
+_SEGMENTERS = threading.local()
 
 
 def split_sentences(text: str) -> list[str]:
@@ -132,10 +135,11 @@ def _language(text: str) -> str:
 
 def _segment(unit: str) -> list[str]:
     language = _language(unit)
-    if language not in _SEGMENTERS:
-        _SEGMENTERS[language] = pysbd.Segmenter(language=language, clean=False)
+    segmenters: dict[str, pysbd.Segmenter] = _SEGMENTERS.__dict__
+    if language not in segmenters:
+        segmenters[language] = pysbd.Segmenter(language=language, clean=False)
     pieces: list[str] = []
-    for raw in _SEGMENTERS[language].segment(unit):
+    for raw in segmenters[language].segment(unit):
         for piece in _CJK_SPLIT.split(raw) if language == "zh" or "；" in raw else [raw]:
             piece = piece.strip()
             if not piece:
