@@ -36,3 +36,8 @@ if [ ! -x /usr/bin/chromium ]; then
   apt_update
   apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null
 fi
+# A CJK font: without one Chromium draws Chinese pages as boxes, and a browser walk (or a screenshot) cannot read them.
+if ! fc-list 2>/dev/null | grep -qi "wenquanyi\|noto.*cjk"; then
+  apt_update
+  apt-get install -y -qq --no-install-recommends fonts-wqy-zenhei >/dev/null
+fi

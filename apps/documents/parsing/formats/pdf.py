@@ -22,7 +22,11 @@ _CAPTION_RE = re.compile(r"^(Fig\.|Figure|Table|Scheme|Supplementary (Figure|Tab
 _MIN_OUTLINE_HEADINGS = 3  # fewer outline entries found in the text than this: the outline is not used
 _MIN_TEXT_CHARS = 10  # fewer visible characters than this on a page with images => scanned page
 _FRONT_MATTER = 0.4  # top share of page 1 where superscripts mark authors and affiliations
-_JUNK_TITLE_RE = re.compile(r"(\.(dvi|pdf|docx?|tex|indd|qxd)$)|(\d+\.\.\d+$)|^untitled$", re.IGNORECASE)
+# A file name, a job id, "untitled", or an identifier (Elsevier's publisher PDFs put "doi:10.1016/…" there).
+_JUNK_TITLE_RE = re.compile(
+    r"(\.(dvi|pdf|docx?|tex|indd|qxd)$)|(\d+\.\.\d+$)|^untitled$|^(doi:\s*|https?://(dx\.)?doi\.org/)?10\.\d{4,9}/\S+$",
+    re.IGNORECASE,
+)
 
 
 class PdfParser:
@@ -296,13 +300,21 @@ def _first_page_title(blocks: list[RawBlock]) -> str | None:
 def _title_run(blocks: list[RawBlock]) -> tuple[int, int]:
     """[start, end) of the consecutive blocks set in page 1's largest type: the title, or a journal
     logo above it. The byline is looked for after it."""
-    if not blocks:
+    upright = [i for i, block in enumerate(blocks) if not _set_vertically(block)]
+    if not upright:
         return 0, 0
-    start = max(range(len(blocks)), key=lambda i: blocks[i].max_size)
+    start = max(upright, key=lambda i: blocks[i].max_size)
     end = start + 1
     while end < len(blocks) and abs(blocks[end].max_size - blocks[start].max_size) <= 0.5:
         end += 1
     return start, end
+
+
+def _set_vertically(block: RawBlock) -> bool:
+    """Text running up the margin, like arXiv's "arXiv:2004.04906v3 [cs.CL] 30 Sep 2020" stamp in 20 pt: its
+    lines are taller than they are wide, which no line of a title or a byline is."""
+    x0, y0, x1, y1 = block.bbox
+    return (x1 - x0) < (y1 - y0) / len(block.lines)
 
 
 PARSER = PdfParser()

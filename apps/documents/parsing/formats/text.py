@@ -12,12 +12,16 @@ from dataclasses import dataclass, field
 
 from ..blocks import Block, ParsedDocument
 from ..encoding import read_text
+from ..sentences import cjk_count, is_cjk
+from ..textutil import joins_without_space
 
 _ATX_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _LIST_RE = re.compile(r"^ {0,3}([-*+]|\d{1,9}[.)])[ \t]+\S")
 _SETEXT_RE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _LINE_SPLIT_RE = re.compile(r"\r\n|\r|\n")
+# Korean is written with spaces between words, so its wrapped lines keep the space Chinese and Japanese lack.
+_HANGUL_RE = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
 
 
 class TextParser:
@@ -51,6 +55,29 @@ def _looks_like_text(head: bytes) -> bool:
     # UTF-16 without a BOM has NULs too: a .txt file still comes here with its low score, and read_text tells it
     # from binary data; a file without a name to go by is not guessed at.
     return head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" not in head
+
+
+def _join_wrapped(lines: list[str]) -> str:
+    """The hard-wrapped lines of one block as one line: a space between them, none where Chinese or Japanese
+    text was wrapped (a Chinese file wrapped at a fixed width has no space at its line ends: "岛\n屿" is "岛屿")."""
+    stripped = [t.strip() for t in lines if t.strip()]
+    # Chinese or Japanese text is wrapped at a number of characters, so a break may fall anywhere, inside a
+    # number too ("200\n6年", "在\n2010年"); English is wrapped only where a space was.
+    wide = cjk_count("".join(stripped)) >= 0.2 * sum(len(t.replace(" ", "")) for t in stripped)
+    out = ""
+    for line in stripped:
+        if out and not _joins_without_space(out[-1], line[0], wide):
+            out += " "
+        out += line
+    return out
+
+
+def _joins_without_space(left: str, right: str, wide: bool) -> bool:
+    if _HANGUL_RE.match(left) or _HANGUL_RE.match(right):
+        return False
+    if joins_without_space(left, right):
+        return True
+    return wide and (is_cjk(left) or is_cjk(right) or (left.isdigit() and right.isdigit()))
 
 
 def decode_text(data: bytes) -> str:
@@ -91,7 +118,7 @@ class _MarkdownReader:
             self._heading(len(m.group(1)), (m.group(2) or "").strip(), lineno, lineno)
             return
         if md and self.pending and _SETEXT_RE.match(line) and not _LIST_RE.match(self.pending[0][1]):
-            text = " ".join(t.strip() for _, t in self.pending)
+            text = _join_wrapped([t for _, t in self.pending])
             start = self.pending[0][0]
             self.pending = []
             self._heading(1 if line.strip()[0] == "=" else 2, text, start, lineno)
@@ -120,10 +147,10 @@ class _MarkdownReader:
         elif self.markdown and all(t.lstrip().startswith("|") for t in lines):
             self._emit("table", "\n".join(t.strip() for t in lines), start, end)
         elif self.markdown and _LIST_RE.match(lines[0]):
-            self._emit("list_item", " ".join(t.strip() for t in lines), start, end)
+            self._emit("list_item", _join_wrapped(lines), start, end)
         else:
             # Hard-wrapped lines are one paragraph; hyphens in plain text are real, so no repair.
-            self._emit("paragraph", " ".join(t.strip() for t in lines), start, end)
+            self._emit("paragraph", _join_wrapped(lines), start, end)
 
     def _emit(self, kind: str, text: str, start: int, end: int) -> None:
         if not text.strip():
