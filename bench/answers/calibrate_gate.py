@@ -12,6 +12,10 @@ the topic but lacks the answer) — and the composer is run on it directly.
 
     .venv/bin/python bench/answers/calibrate_gate.py --split tune [--embeddings] [--sweep] [--limit 400]
     .venv/bin/python bench/answers/calibrate_gate.py --split held-out --embeddings   # once, to report
+    .venv/bin/python bench/answers/calibrate_gate.py --split tune --sets scifact --features [--limit 200]
+
+--features: the statement gate's calibration (bench/answers/gate_features.py): per SciFact claim, the features of
+its best candidate sentences with and without its relevant abstract, each feature's AUC and a threshold sweep.
 
 Look at --split held-out only to report, never to tune.
 """
@@ -35,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 CORPUS = Path(os.environ.get("PORTAL_BENCH_CORPUS", ROOT.parent / "shared" / "corpus"))
 EVIDENCE = 5  # the deep preset's top_k
+COLLECTION_IDF: dict[str, float] = {}  # term → idf over the whole SciFact corpus (set by scifact_cases)
 
 
 def _setup_django() -> None:
@@ -169,6 +174,8 @@ def scifact_cases(split: str) -> list[dict]:
         docs[int(row["_id"])] = (row.get("title", ""), row["text"])
     ids = sorted(docs)
     index = BM25([f"{docs[d][0]} {docs[d][1]}" for d in ids])
+    global COLLECTION_IDF
+    COLLECTION_IDF = index.idf
     claims = {row["_id"]: row["text"] for row in map(json.loads, (base / "queries.jsonl").open())}
     qrels: dict[str, set[int]] = defaultdict(set)
     name = "train.tsv" if split == "tune" else "test.tsv"
@@ -273,6 +280,8 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="a random sample of this many questions per set")
     parser.add_argument("--embeddings", action="store_true", help="score with the embedding model, as the portal")
     parser.add_argument("--sweep", action="store_true", help="try a grid of gate thresholds (TUNE only)")
+    parser.add_argument("--features", action="store_true", help="the statement gate's feature table (SciFact)")
+    parser.add_argument("--dump", help="--features: write every case's features to this JSON file")
     parser.add_argument("--coverage", type=float, default=None, help="the key-term coverage floor to use")
     parser.add_argument("--score", type=float, default=None, help="the score floor to use")
     parser.add_argument(
@@ -300,6 +309,11 @@ def main() -> None:
 
         embedder, _ = query_embedder()
     builders = {"cmrc": cmrc_cases, "scifact": scifact_cases}
+    if args.features:
+        from apps.retrieval.search.service import query_embedder as load_embedder
+
+        features(builders, args, embedder or load_embedder()[0])
+        return
     results: dict = {"split": args.split, "embeddings": args.embeddings, "sets": {}}
     for name in args.sets:
         cases = builders[name](args.split)
@@ -324,6 +338,43 @@ def main() -> None:
             summary["gate"] = {"coverage": composer.min_coverage, "score": composer.min_score}
             results["sets"].setdefault(name, []).append(summary)
             print(json.dumps({"set": name, **summary}, ensure_ascii=False), flush=True)
+
+
+def features(builders, args, embedder) -> None:
+    """The statement gate's calibration table (gate_features): features, AUCs, a sweep of its support score."""
+    import gate_features
+
+    from apps.citations.answers.extractive import ExtractiveComposer
+
+    composer = ExtractiveComposer(embedder=embedder, use_embeddings=True)
+    cosines = gate_features.Cosines(embedder)
+    for name in args.sets:
+        cases = builders[name](args.split)
+        if args.limit and len(cases) > args.limit:
+            cases = random.Random(15).sample(cases, args.limit)
+        idf = COLLECTION_IDF.get if name == "scifact" else None
+
+        def collection_idf(term: str, idf=idf) -> float:
+            return idf(term, 0.0) if idf else 0.0
+
+        answerable, unanswerable = [], []
+        started = time.perf_counter()
+        for case in cases:
+            for side, out in (("answerable", answerable), ("unanswerable", unanswerable)):
+                if case[side] is not None:
+                    row = gate_features.case_features(
+                        composer, case["question"], case[side], case["relevant"], collection_idf, cosines
+                    )
+                    out.append(row)
+        print(json.dumps({"set": name, "split": args.split, "claims": len(cases)}), flush=True)
+        for row in gate_features.table(answerable, unanswerable):
+            print(json.dumps(row), flush=True)
+        grid = [round(0.05 * i, 2) for i in range(4, 19)]
+        for row in gate_features.sweep(answerable, unanswerable, "stmt", grid):
+            print(json.dumps(row), flush=True)
+        if args.dump:
+            Path(args.dump).write_text(json.dumps({"answerable": answerable, "unanswerable": unanswerable}))
+        print(json.dumps({"seconds": round(time.perf_counter() - started, 1)}), flush=True)
 
 
 if __name__ == "__main__":

@@ -154,6 +154,17 @@ def _headings_of(result: dict, claim: dict) -> list[str]:
     return out
 
 
+def question_kind(text: str) -> tuple[str | None, bool | None]:
+    """(kind, factoid) as the composer reads the question (answers.question.classify); (None, None) in a tree
+    without it (main before issue 15): write_combined then takes them from the other side's rows."""
+    try:
+        from apps.citations.answers.question import classify
+    except ImportError:
+        return None, None
+    asked = classify(text)
+    return asked.kind, asked.factoid
+
+
 def judge(result: dict, question: datasets.Question, source_of: dict[int, str]) -> dict:
     """One answer against its question's gold; `source_of` maps document ids to source ids (BEIR id, path)."""
     answer = result.get("answer", "")
@@ -163,9 +174,12 @@ def judge(result: dict, question: datasets.Question, source_of: dict[int, str]) 
     first = claims[0] if claims else None
     first_sources = [source_of.get(by_n.get(n, {}).get("document_id"), "?") for n in (first or {}).get("citations", [])]
     reasons = [(c["text"], non_sentence_reason(c["text"], _headings_of(result, c))) for c in claims]
+    kind, factoid = question_kind(question.text)
     return {
         "id": question.qid,
         "split": question.split,
+        "kind": kind,  # answers.question.classify's kind of the question (the issue's goal is on factoid kinds)
+        "factoid": factoid,
         "answered": bool(result.get("answered")),
         "contains_gold": contains_any(answer, question.gold) if question.gold else None,
         "first_claim_gold": (contains_any(first["text"], question.gold) if first else False) if question.gold else None,
@@ -178,6 +192,9 @@ def judge(result: dict, question: datasets.Question, source_of: dict[int, str]) 
         "item_recall": item_recall(answer, question.items) if question.items else None,
         "composer": result.get("composer", ""),
         "fallback": bool(result.get("diagnostics", {}).get("composer_fallback")),
+        # The LLM path: why it fell back, and how many written sentences strict mode dropped.
+        "fallback_reason": (result.get("diagnostics", {}).get("composer_fallback") or "")[:300],
+        "dropped": len(result.get("diagnostics", {}).get("dropped_sentences") or []),
     }
 
 
@@ -213,6 +230,14 @@ def summarise(everything: list[dict], answerable: bool) -> dict:
             first_claim_gold=_share(
                 r["answered"] and r["first_claim_gold"] for r in rows if r["first_claim_gold"] is not None
             ),
+            # The issue's goal counts answerable FACTOID questions (a number, date, person, place, organisation):
+            # the same share over the rows whose question classify() reads as one of those kinds.
+            first_claim_gold_factoid=_share(
+                r["answered"] and r["first_claim_gold"]
+                for r in rows
+                if r["first_claim_gold"] is not None and r.get("factoid")
+            ),
+            factoid_questions=sum(1 for r in rows if r["first_claim_gold"] is not None and r.get("factoid")) or None,
             cited_relevant=_share(r["answered"] and r["cited_relevant"] for r in rows),
             first_claim_relevant=_share(r["answered"] and r["first_claim_relevant"] for r in rows),
             item_recall=_mean(r["item_recall"] if r["answered"] else 0.0 for r in rows if r["item_recall"] is not None),
@@ -444,6 +469,8 @@ TABLE_FIELDS = (
     ("answered", "answered"),
     ("abstained", "abstained"),
     ("first_claim_gold", "1st claim holds gold"),
+    ("first_claim_gold_factoid", "1st claim holds gold (factoid kinds)"),
+    ("factoid_questions", "factoid n"),
     ("contains_gold", "answer holds gold"),
     ("first_claim_relevant", "1st claim cites relevant"),
     ("cited_relevant", "cites relevant"),
@@ -458,6 +485,7 @@ SHARES = {
     "answered",
     "abstained",
     "first_claim_gold",
+    "first_claim_gold_factoid",
     "contains_gold",
     "first_claim_relevant",
     "cited_relevant",
@@ -523,8 +551,26 @@ def run_both(args, passthrough: list[str]) -> None:
     write_combined(sides, Path(args.out) if args.out else RESULTS / f"eval-{stamp}.json")
 
 
+def _share_kinds(sides: dict) -> None:
+    """A side measured without answers.question (the baseline tree) takes each question's kind from the other
+    side's row for it, so both sides count the same factoid questions."""
+    known = {
+        (asked["set"], row["id"]): (row["kind"], row["factoid"])
+        for side in sides.values()
+        for asked in side.get("questions", [])
+        for row in asked["rows"]
+        if row.get("kind") is not None
+    }
+    for side in sides.values():
+        for asked in side.get("questions", []):
+            for row in asked["rows"]:
+                if row.get("kind") is None and (asked["set"], row["id"]) in known:
+                    row["kind"], row["factoid"] = known[(asked["set"], row["id"])]
+
+
 def write_combined(sides: dict, out: Path) -> None:
     """One file with both sides (figures recomputed from their rows with this summarise) and its Markdown table."""
+    _share_kinds(sides)
     for side in sides.values():
         side["runs"] = summaries(side.get("questions", []))
     combined = {

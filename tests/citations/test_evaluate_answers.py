@@ -295,3 +295,31 @@ def test_answers_the_fallback_composer_wrote_are_counted_apart():
     summary = evaluate.summarise(rows, answerable=True)
     assert summary["questions"] == 1 and summary["composer_fallbacks"] == 1
     assert summary["first_claim_gold"] == 1.0
+
+
+def test_the_factoid_figure_counts_only_questions_classify_reads_as_factoid_kinds():
+    # The issue's goal is on answerable factoid questions: each row carries classify()'s kind, and the factoid
+    # share is the first-claim share over those rows alone (a "what does it look like" question is not one).
+    factoid = Question("q1", "这次事故造成多少人死亡？", datasets.TUNE, frozenset({"P1"}), gold=("10人",))
+    other = Question("q2", "这次事故的情况怎么样？", datasets.TUNE, frozenset({"P1"}), gold=("翻车",))
+    answer = _result([{"text": "事故共造成10人死亡，另有多人受伤。 [1]", "citations": [1]}], [_citation(1, 8)])
+    rows = [
+        {**evaluate.judge(answer, factoid, {8: "P1"}), "seconds": 1.0},
+        {**evaluate.judge(answer, other, {8: "P1"}), "seconds": 1.0},
+    ]
+    assert [(r["kind"], r["factoid"]) for r in rows] == [("number", True), ("how", False)]
+    summary = evaluate.summarise(rows, answerable=True)
+    assert summary["first_claim_gold"] == 0.5
+    assert summary["first_claim_gold_factoid"] == 1.0 and summary["factoid_questions"] == 1
+
+
+def test_a_side_without_kinds_takes_them_from_the_other_side():
+    # The baseline tree has no classify(): its rows get the current side's kinds, so both count the same questions.
+    row = {"id": "q1", "split": datasets.TUNE, "kind": None, "factoid": None}
+    sides = {
+        "baseline": {"questions": [{"set": "cmrc", "rows": [dict(row)]}]},
+        "current": {"questions": [{"set": "cmrc", "rows": [{**row, "kind": "date", "factoid": True}]}]},
+    }
+    evaluate._share_kinds(sides)
+    assert sides["baseline"]["questions"][0]["rows"][0]["kind"] == "date"
+    assert sides["baseline"]["questions"][0]["rows"][0]["factoid"] is True

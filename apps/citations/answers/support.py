@@ -50,7 +50,8 @@ def _decided(lexical: float) -> bool | None:
 
 # A list answer puts each item on its own line ("- item [2]", "1. item [1]", "a) …", "一、…"): each is a claim.
 # The composer writes them and this reads them with one definition of an item (documents' is_list_item).
-_ENUMERATOR_ONLY = re.compile(r"\s*\(?[0-9A-Za-z]{1,3}")  # the "1" of "1. item": not a sentence of its own
+# The "1" of "1. item" (or the "1)" of "1). item"): not a sentence of its own.
+_ENUMERATOR_ONLY = re.compile(r"\s*\(?[0-9A-Za-z]{1,3}\)?")
 
 
 def _item_lines(block: str) -> list[str]:

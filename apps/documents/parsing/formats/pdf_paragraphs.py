@@ -14,6 +14,10 @@ leaves, in any language:
   have fitted after it before the column's right edge. A short last line is a paragraph's end.
 
 The joined block keeps every line and its box, so the chunk's rectangles and quote placement work as before.
+
+The opposite happens too: MuPDF puts a list item's first line into the block of the paragraph above it when both
+are in one type ("… too many symbols)." | "• Size: The resulting …"), so the item would be read inside running
+text. Before joining, a block is split where a line opens a list item after a line that ends a clause.
 """
 
 from __future__ import annotations
@@ -32,11 +36,14 @@ MIN_LINE = 12.0  # a line of running text is at least this many type sizes long 
 LATIN_CHAR = 0.5  # an average Latin character is about half the type size wide; a CJK character is the size
 _FIRST_WORD = re.compile(r"\S+")
 _REFERENCE_ENTRY = re.compile(r"^\s*[\[［【]\d{1,4}[\]］】]")
+_ENDS_CLAUSE = re.compile(r"[.:;?!。：；？！]['\"”’)）]*\s*$")
 
 
 def join_paragraph_lines(blocks: list[RawBlock]) -> list[RawBlock]:
     """One page's blocks in reading order, with each block that continues the paragraph of the one before
-    appended to it (the blocks are changed in place; the list returned is new)."""
+    appended to it (the blocks are changed in place; the list returned is new); a block is first split where a
+    list item starts inside it."""
+    blocks = [part for block in blocks for part in split_at_list_items(block)]
     if len(blocks) < 2:
         return list(blocks)
     right = _right_edges(blocks)
@@ -49,6 +56,22 @@ def join_paragraph_lines(blocks: list[RawBlock]) -> list[RawBlock]:
         else:
             out.append(block)
     return out
+
+
+def split_at_list_items(block: RawBlock) -> list[RawBlock]:
+    """`block` cut before every line that opens a list item ("• Size: …", "2. …") where the line before ends a
+    clause (".", ":", ";", "?"): an item's own second line ("… (an ob-" | "ject …") and a line that happens to start
+    with a number inside a sentence ("… in" | "2019 …") stay where they are."""
+    parts: list[RawBlock] = []
+    current: list[RawLine] = []
+    for line in block.lines:
+        if current and _ENDS_CLAUSE.search(current[-1].text) and is_list_item(line.text):
+            parts.append(RawBlock(lines=current, max_size=block.max_size, bold=block.bold))
+            current = []
+        current.append(line)
+    if not parts:
+        return [block]
+    return [*parts, RawBlock(lines=current, max_size=block.max_size, bold=block.bold)]
 
 
 def _right_edges(blocks: list[RawBlock]) -> list[tuple[float, float, float]]:

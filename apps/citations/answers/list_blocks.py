@@ -1,0 +1,220 @@
+"""Lists in a stream of lines (issue 15): a lead-in and its items, or a run of items, across the consecutive chunks
+of one document.
+
+A list is a lead-in followed by at least one item, or a run of at least two items without one. Counters must count
+up (a sub-list may open under an item); an item that announces a body (it ends with ":" or "?") may be followed by
+that body, also in the next chunk, before the next item. Between two items of a counted list, a few lines that are
+not items may stand (a footnote or a running head at a page break, "11 This does not mean …" between "2. …;" and
+"3."): the list goes on when the item before ends as a running enumeration does (";", ",", "and") and the next
+item follows within GAP_LINES. A list ends at its chunk's section heading, at a
+line that is none of these, or at an item that does not go on with it.
+
+Item text is verbatim from the chunk, enumerator kept ("a) 物理安全；", "1. Water flows downhill."), so the support
+check and the viewer find it in the chunk; the one exception is an item a PDF cut into two paragraphs (its second
+line starts in lower case), joined again with one space where the chunk has a paragraph break.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from apps.citations.answers.list_enumerators import SENTENCE_END
+from apps.citations.answers.list_lines import Line, is_lead_in, last_sentence, lines_of
+from apps.citations.answers.types import Evidence
+
+
+@dataclass
+class ListBlock:
+    number: int  # evidence number of the chunk holding the lead-in (or the first item when there is no lead-in)
+    lead: str  # the lead-in sentence verbatim from the chunk ("… the following assumptions:"); "" when none
+    # (evidence number, item text) in order; the text is verbatim from that chunk, enumerator ("1.", "a)", "•") kept.
+    items: list[tuple[int, str]] = field(default_factory=list)
+    heading: str = field(
+        default="", compare=False
+    )  # the section heading of the chunk the list starts in: it names an untitled list ("常见问题")
+    # The lead-in is the start of a sentence its items finish ("we filter out PDFs that (i) …, (ii) …"): the whole
+    # sentence, lead-in and items as written, is the list's claim.
+    fragment: str = field(default="", compare=False)
+
+
+@dataclass
+class Found:
+    block: ListBlock
+    open_at_end: bool  # the list (or its lead-in) is the stream's last line: it may go on in the next chunk
+
+
+def _continuation(previous: Line, line: Line) -> bool:
+    """A line that carries on the item before it (a PDF starts a new paragraph after an item's first line, or at a
+    page break): no enumerator, the item had no sentence end, and the line starts in lower case."""
+    return (
+        previous.enumerator is not None
+        and line.enumerator is None
+        and not line.heading
+        and not previous.text.endswith(tuple(SENTENCE_END))
+        and line.text[:1].islower()
+    )
+
+
+def _joins(items: list[Line], line: Line, crosses: bool) -> bool:
+    """The item goes on with the list: the same bullet, or the next counter of one of its styles ("3." after "2.",
+    "c)" after "b)"), or, inside one chunk, a sub-list opening under the item before ("a." after "2.", "•" after
+    "1."). So figure panels "(c) (b) (a)", the numbered heading that opens the next chunk, or "B. Methods" after
+    "(iii)" end a list."""
+    enumerator = line.enumerator
+    assert enumerator is not None
+    if not items:
+        return True
+    styles = {s for s, _ in enumerator.styles}
+    for item in reversed(items):
+        shared = styles & {s for s, _ in item.enumerator.styles}
+        if shared:
+            if any(s.startswith("bullet") for s in shared) or enumerator.continues(item.enumerator):
+                return True
+            break
+    if crosses or styles & {s for s, _ in items[-1].enumerator.styles}:
+        return False
+    return enumerator.first or any(s.startswith("bullet") for s in styles)
+
+
+BODY_LINES = 6  # at most this many body lines under one item
+# At most this many lines that are not items between two counters of one list (3. after 2.): a footnote, a running
+# head and a folio at a page break. (Read off page breaks of lncs_aitkaci_pl_design_architecture.pdf, a file of no
+# benchmark: one to two such lines; a separate list would restart its count, so only counting up continues.)
+GAP_LINES = 3
+_GOES_ON = re.compile(r"(?:[;,；，、]|\b(?:and|or)|[和或及])\s*$")
+
+
+def _after_body(lines: list[Line], j: int, items: list[Line]) -> int | None:
+    """Items with bodies ("1). 如何删除日期？" then its answer, "• Preprocessing:" then a paragraph): where the next
+    item of the list is, when the last item announces a body (it ends with a colon or a question mark) and the
+    next item (the next counter of its style, or the same bullet) follows within BODY_LINES lines; len(lines)
+    when the stream ends inside the body (the next chunk may hold the next item); None otherwise.
+    Numbered headings with their sections ("I. INTRODUCTION" … "II. RELATED WORK") announce nothing: no list."""
+    last = items[-1]
+    if not last.text.endswith((":", "：", "?", "？")):
+        return None
+    for k in range(j, min(j + BODY_LINES, len(lines))):
+        if lines[k].heading:
+            return None
+        following = lines[k].enumerator
+        if following is None:
+            continue
+        same_bullet = {s for s, _ in following.styles if s.startswith("bullet")} & {
+            s for s, _ in last.enumerator.styles
+        }
+        return k if following.continues(last.enumerator) or same_bullet else None
+    return len(lines) if len(lines) - j < BODY_LINES else None
+
+
+def _after_gap(lines: list[Line], j: int, items: list[Line]) -> int | None:
+    """Where the list's next item is when up to GAP_LINES lines that are not items (nor a heading) stand between
+    it and the last item, and the last item says that more follow: it ends with a separator of a running
+    enumeration ("…;", "…,", "… and", "…；"), as no heading and no closing item does. The next item must go on
+    with the list: the next counter, or the same bullet. None otherwise."""
+    last = items[-1]
+    if not _GOES_ON.search(last.text):
+        return None
+    bullets = {s for s, _ in last.enumerator.styles if s.startswith("bullet")}
+    for k in range(j, min(j + GAP_LINES + 1, len(lines))):
+        if lines[k].heading:
+            return None
+        following = lines[k].enumerator
+        if following is not None:
+            same_bullet = bullets & {s for s, _ in following.styles}
+            return k if following.continues(last.enumerator) or same_bullet else None
+    return None
+
+
+def scan(lines: list[Line]) -> list[Found]:
+    found: list[Found] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        lead = (
+            line
+            if line.enumerator is None and not line.heading and (line.introduces or is_lead_in(line.text))
+            else None
+        )
+        j, items = (i + 1 if lead else i), []
+        while j < len(lines):
+            current = lines[j]
+            previous = items[-1] if items else lead
+            crosses = previous is not None and previous.number != current.number
+            if current.heading:
+                break
+            if current.enumerator is not None and _joins(items, current, crosses):
+                items.append(current)
+            elif items and _continuation(items[-1], current):
+                if not crosses:  # within one chunk the item is whole again (one space for the break)
+                    items[-1] = replace(items[-1], text=f"{items[-1].text} {current.text}")
+            elif items and (after := _after_body(lines, j, items)) is not None:
+                j = after  # the item's own body paragraphs; the list goes on with its next item
+                continue
+            elif items and (after := _after_gap(lines, j, items)) is not None:
+                j = after  # page furniture between two items of a counted list
+                continue
+            else:
+                break
+            j += 1
+        open_at_end = j == len(lines) and (lead is not None or bool(items))
+        pairs = [(item.number, item.text) for item in items]
+        if lead is not None and (items or open_at_end):
+            fragment = ""
+            if lead.introduces and not is_lead_in(lead.text) and items and all(n == lead.number for n, _ in pairs):
+                fragment = " ".join([last_sentence(lead.text), *(text for _, text in pairs)])
+            block = ListBlock(lead.number, last_sentence(lead.text), pairs, fragment=fragment)
+            found.append(Found(block, open_at_end))
+            i = max(j, i + 1)
+        elif lead is None and (len(items) >= 2 or (items and open_at_end)):
+            found.append(Found(ListBlock(items[0].number, "", pairs), open_at_end))
+            i = j
+        else:
+            i += 1
+    return found
+
+
+def runs_of(evidence: Sequence[Evidence]) -> list[list[Evidence]]:
+    """The evidence grouped into runs of consecutive chunks of one document, in chunk order."""
+    by_document: dict[int, list[Evidence]] = {}
+    for e in evidence:
+        by_document.setdefault(e.hit.document_id, []).append(e)
+    runs: list[list[Evidence]] = []
+    for items in by_document.values():
+        seen: set[int] = set()
+        for e in sorted(items, key=lambda e: e.hit.chunk_index):
+            if e.hit.chunk_index in seen:
+                continue  # the same chunk twice: read it once
+            seen.add(e.hit.chunk_index)
+            if (
+                runs
+                and runs[-1][-1].hit.document_id == e.hit.document_id
+                and (runs[-1][-1].hit.chunk_index + 1 == e.hit.chunk_index)
+            ):
+                runs[-1].append(e)
+            else:
+                runs.append([e])
+    return runs
+
+
+def heading_of(hit) -> str:
+    """The heading of the section a chunk is in (its last heading, else its section name)."""
+    return (hit.heading_path[-1] if hit.heading_path else "") or hit.section or ""
+
+
+def stream_of(run: Iterable[Evidence]) -> list[Line]:
+    return [line for e in run for line in lines_of(e.number, e.hit.text, heading_of(e.hit))]
+
+
+def find_lists(evidence: Sequence[Evidence]) -> list[ListBlock]:
+    """Every list in the evidence with at least one item, items joined across consecutive chunks of one document;
+    ordered by the evidence number of the chunk each list starts in, then by place."""
+    headings = {e.number: heading_of(e.hit) for e in evidence}
+    blocks = [
+        replace(f.block, heading=headings.get(f.block.number, ""))
+        for run in runs_of(evidence)
+        for f in scan(stream_of(run))
+        if f.block.items and (f.block.lead or len(f.block.items) >= 2)
+    ]
+    return sorted(blocks, key=lambda b: b.number)  # stable: lists of one chunk keep their order
