@@ -219,6 +219,8 @@ PORTAL_LLM_API_KEY = env_str("PORTAL_LLM_API_KEY", "")  # sent as a bearer token
 # Seconds for a whole answer (connect, prompt processing, every streamed token), not just each read.
 PORTAL_LLM_TIMEOUT = env_int("PORTAL_LLM_TIMEOUT", 60, minimum=1)
 PORTAL_LLM_MAX_TOKENS = env_int("PORTAL_LLM_MAX_TOKENS", 400, minimum=16)  # the longest answer a model may write
+# The model's context in tokens, for a server that does not report it (llama.cpp and vLLM do); 0: ask the server.
+PORTAL_LLM_CONTEXT_TOKENS = env_int("PORTAL_LLM_CONTEXT_TOKENS", 0, minimum=0)
 PORTAL_RERANK_TIMEOUT = env_int("PORTAL_RERANK_TIMEOUT", 10, minimum=1)  # seconds, for PORTAL_RERANK_URL
 PORTAL_RERANK_KEY = env_str("PORTAL_RERANK_KEY", "")  # sent to PORTAL_RERANK_URL as a bearer token, if set
 

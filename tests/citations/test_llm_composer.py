@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,13 +43,20 @@ def make_request(question: str = "Does sleep improve memory?", language: str = "
 
 
 # ---- the fake endpoint -----------------------------------------------------------------------------------------
+# How long a paused fake model waits to be let go (a threading.Event among its pieces) before it writes on anyway:
+# only a test whose client never received what came before the pause waits this long, and it then fails.
+RELEASE_TIMEOUT = 30.0
+
+
 @dataclass
 class Reply:
-    pieces: list[bytes | float] = field(default_factory=list)  # written and flushed in order; a float sleeps
+    # Written and flushed in order; a float sleeps; a threading.Event pauses the model until the test sets it.
+    pieces: list[bytes | float | threading.Event] = field(default_factory=list)
     status: int = 200
     content_type: str = "text/event-stream"
     chunked: bool = True  # as llama.cpp and vLLM send it; False: the body ends when the connection closes
     wait: float = 0.0  # before the status line
+    stalled: int = 0  # pauses that timed out: nobody let the model go on
 
 
 class FakeLLM(ThreadingHTTPServer):
@@ -78,6 +86,10 @@ class Handler(BaseHTTPRequestHandler):
         for piece in reply.pieces:
             if isinstance(piece, float):
                 time.sleep(piece)
+                continue
+            if isinstance(piece, threading.Event):
+                if not piece.wait(RELEASE_TIMEOUT):
+                    reply.stalled += 1
                 continue
             self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if reply.chunked else piece)
             self.wfile.flush()

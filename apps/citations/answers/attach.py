@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from apps.citations.answers import similarity, support
 from apps.citations.answers.citation import best_quote, from_hit
 from apps.citations.answers.claims import non_claim_reason
-from apps.citations.answers.markers import _WRAPPING as PROMPT_WRAPPING  # the one definition of it
-from apps.citations.answers.markers import clean_markers
+from apps.citations.answers.markers import clean_markers, strip_prompt_wrapping
 from apps.citations.answers.prompt import NOT_ENOUGH, NOT_FROM_LIBRARY
 from apps.citations.answers.types import Evidence
 
@@ -147,7 +146,7 @@ class LiveAttacher:
         """Add the model's next piece of text; the citations this attached (sentences it completed)."""
         # Prompt wrapping the model copied ("[kb 2 begin]", "cite as [2]") goes now, not only when cleaning: left
         # in, it would glue a copied evidence sentence to the block's header lines as one "sentence".
-        self.raw = self.raw[: self._settled] + PROMPT_WRAPPING.sub("", self.raw[self._settled :] + delta)
+        self.raw = self.raw[: self._settled] + strip_prompt_wrapping(self.raw[self._settled :] + delta)
         return self._settle(final=False)
 
     def flush(self) -> list[Attachment]:

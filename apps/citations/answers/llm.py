@@ -19,7 +19,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-from apps.citations.answers.prompt import EVIDENCE_CHARS, build_messages
+from apps.citations.answers.llm_context import ModelServer, Overflow, fit_messages, learn_context, overflow_context
+from apps.citations.answers.prompt import EVIDENCE_CHARS
 from apps.citations.answers.types import ComposeRequest, ComposerUnavailable
 
 MAX_JSON_BYTES = 4 * 1024 * 1024  # a whole non-streamed answer is a few KB; far more is not an answer
@@ -128,6 +129,14 @@ def completion_text(data: Any) -> str:
     return content if isinstance(content, str) else ""
 
 
+class ContextOverflow(ComposerUnavailable):
+    """The endpoint refused the prompt as longer than its context, and its error said how large that is."""
+
+    def __init__(self, message: str, overflow: Overflow) -> None:
+        super().__init__(message)
+        self.overflow = overflow
+
+
 class LLMComposer:
     """Writes answers with a chat model behind an OpenAI-compatible endpoint; see the module docstring."""
 
@@ -140,7 +149,10 @@ class LLMComposer:
         max_tokens: int = 400,
         temperature: float = 0.1,
         evidence_chars: int = EVIDENCE_CHARS,
+        context_tokens: int = 0,
     ) -> None:
+        """`context_tokens`: the model's context size when the server does not report it (0: ask the server;
+        answers.llm_context); `evidence_chars`: the evidence budget while the context size is unknown."""
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.name = f"llm:{model}"
@@ -149,6 +161,7 @@ class LLMComposer:
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.evidence_chars = evidence_chars
+        self.context_tokens = context_tokens
 
     @classmethod
     def from_settings(cls) -> LLMComposer:
@@ -162,11 +175,21 @@ class LLMComposer:
             api_key=getattr(settings, "PORTAL_LLM_API_KEY", "") or "",
             timeout=getattr(settings, "PORTAL_LLM_TIMEOUT", 60),
             max_tokens=getattr(settings, "PORTAL_LLM_MAX_TOKENS", 400),
+            context_tokens=getattr(settings, "PORTAL_LLM_CONTEXT_TOKENS", 0) or 0,
         )
 
     def stream(self, request: ComposeRequest) -> Iterator[str]:
         # A generator like chat(): the prompt is built, and the request sent, only when the caller starts reading.
-        yield from self.chat(build_messages(request, evidence_chars=self.evidence_chars))
+        server = ModelServer(self.base_url, self.model, self.api_key, self.context_tokens, self.timeout)
+        facts = server.facts()
+        messages = fit_messages(request, facts.context_tokens, self.max_tokens, server.count, self.evidence_chars)
+        try:
+            yield from self.chat(messages)
+        except ContextOverflow as exc:
+            # Raised before any text (it is the reply's status): the error named the real context; fit to it, once.
+            learn_context(self.base_url, self.model, exc.overflow, messages)
+            context = server.facts().context_tokens
+            yield from self.chat(fit_messages(request, context, self.max_tokens, server.count, self.evidence_chars))
 
     # -- the HTTP exchange ------------------------------------------------------------------------------------------
     def _where(self) -> str:
@@ -211,7 +234,10 @@ class LLMComposer:
             if response.status != 200:
                 with self._failures():
                     raw = response.read(2000)
-                raise ComposerUnavailable(self._status_message(response.status, response.reason, raw))
+                message = self._status_message(response.status, response.reason, raw)
+                if response.status in (400, 413) and (overflow := overflow_context(_error_text(raw))):
+                    raise ContextOverflow(message, overflow)
+                raise ComposerUnavailable(message)
             if "event-stream" in (response.getheader("Content-Type") or ""):
                 yield from content_deltas(sse_data(self._lines(response, sock, deadline)))
                 return

@@ -17,7 +17,10 @@ from dataclasses import dataclass, field
 _GROUP = re.compile(r"(?:\[|【)\s*(?P<inside>(?:\^|citation\s*:\s*|ref\s*:\s*|kb\s*)?[\w ,;:\-–^]+?)\s*(?:\]|】)", re.I)
 _ITEM = re.compile(r"^(?:\^|citation\s*:\s*|kb\s*)?(?P<a>\d{1,3})(?:\s*[-–]\s*(?P<b>\d{1,3}))?$", re.I)
 _REF = re.compile(r"^ref\s*:\s*(?P<chunk>\d+)$", re.I)
-_WRAPPING = re.compile(r"[\[【]\s*kb\s*\d+\s*(?:begin|end)\s*[\]】]|\bcite as\s*[\[【]\s*\d+\s*[\]】]", re.I)
+# The prompt's evidence wrapping ("[kb 2 begin]", "[kb 2 end]", "cite as [2]", answers.prompt), which a small model
+# may copy into its answer: never a citation of its own. Public: the LLM path (answers.attach) strips it from each
+# piece as it streams, cleaning strips it from the whole text, and both must agree on what it is.
+PROMPT_WRAPPING = re.compile(r"[\[【]\s*kb\s*\d+\s*(?:begin|end)\s*[\]】]|\bcite as\s*[\[【]\s*\d+\s*[\]】]", re.I)
 _PREFIX = re.compile(r"^(?:\^|citation\s*:\s*|ref\s*:\s*|kb\s*)", re.I)
 _MAX_RANGE = 20  # "[1-300]" is not a citation range anybody meant
 # What neutralise_markers looks at in evidence: _GROUP's brackets plus the full-width ［ ］, which no answer of ours
@@ -83,12 +86,17 @@ def clean_markers(text: str, valid: set[int], chunk_numbers: Mapping[int, int] |
         return "".join(f"[{order.index(number) + 1}]" for number in kept)
 
     # A small model may copy the evidence wrapping ("[kb 2 begin]", "cite as [2]") into its answer.
-    text = _WRAPPING.sub("", text)
+    text = strip_prompt_wrapping(text)
     cleaned = _GROUP.sub(replace, text)
     cleaned = re.sub(r"(\[\d+\])(?:\s*\1)+", r"\1", cleaned)  # "[1][1]" and "[1] [1]" → "[1]"
     cleaned = re.sub(r"[ \t]+([.,;:!?。，；：！？])", r"\1", cleaned)  # a space left before punctuation
     cleaned = re.sub(r"[ \t]{2,}", " ", cleaned)
     return CleanedText(text=cleaned.strip(), order=order, removed=removed)
+
+
+def strip_prompt_wrapping(text: str) -> str:
+    """`text` without the prompt's evidence wrapping (PROMPT_WRAPPING) that a model copied into it."""
+    return PROMPT_WRAPPING.sub("", text)
 
 
 def neutralise_markers(text: str) -> str:

@@ -6,7 +6,9 @@ text, title or section is defused first, so a document cannot close its own bloc
 
 Kept compact on purpose: the smallest model tested (SmolLM2-135M, a 2048-token context) must fit the
 instructions, the evidence and its own answer. Each passage is cut to `chunk_chars` and all of them together to
-`evidence_chars`; a hosted model with a large context can be given more through LLMComposer's arguments.
+`evidence_chars`. These defaults are estimates in Latin characters, for a model whose context is unknown; when the
+server says how large its context is (and can count tokens), answers.llm_context measures the prompt against it
+and gives build_messages budgets in real characters instead (`scaled=False`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ EVIDENCE_CHARS = 4800  # all passages together: about 1200 tokens of English, we
 # tokenizer about five times as much (SmolLM2: ~1.3 tokens each; 4,800 characters of Chinese evidence were 3,033
 # tokens, over its 2,048), so the budgets shrink with the evidence's share of wide characters.
 CJK_COST = 5
+LATIN_CHARS_PER_TOKEN = 4.0  # the estimate behind the budgets above
 MIN_PASSAGE_CHARS = 150  # below this a passage says nothing useful; drop the later ones instead
 HISTORY_TURNS = 3  # earlier turns kept, newest last
 HISTORY_QUESTION_CHARS = 300
@@ -157,17 +160,35 @@ def _token_scale(text: str) -> float:
     return 1.0 / (1.0 + (CJK_COST - 1) * wide)
 
 
+def estimate_tokens(text: str) -> float:
+    """Tokens `text` costs by the estimate the budgets above make (LATIN_CHARS_PER_TOKEN, CJK_COST), for a server
+    that cannot count them itself (answers.llm_context)."""
+    wide = cjk_count(text)
+    return (len(text) - wide + CJK_COST * wide) / LATIN_CHARS_PER_TOKEN
+
+
+def evidence_limits(
+    request: ComposeRequest, evidence_chars: int = EVIDENCE_CHARS, chunk_chars: int = CHUNK_CHARS, scaled: bool = True
+) -> list[int]:
+    """How many characters of each evidence passage the prompt keeps (0: left out). `scaled`: the budgets are in
+    Latin characters and shrink with the evidence's wide characters (the estimate); False: they are characters as
+    they are, already measured against the model's tokenizer (answers.llm_context)."""
+    texts = [evidence_text(item.hit.text) for item in request.evidence]
+    scale = _token_scale("".join(texts)) if scaled else 1.0
+    return passage_limits([len(text) for text in texts], int(evidence_chars * scale), int(chunk_chars * scale))
+
+
 def build_messages(
     request: ComposeRequest,
     *,
     evidence_chars: int = EVIDENCE_CHARS,
     chunk_chars: int = CHUNK_CHARS,
     history_turns: int = HISTORY_TURNS,
+    scaled: bool = True,
 ) -> list[dict]:
-    """The OpenAI chat-completions `messages` for `request`: system rules, earlier turns, evidence and question."""
-    texts = [evidence_text(item.hit.text) for item in request.evidence]
-    scale = _token_scale("".join(texts))
-    limits = passage_limits([len(text) for text in texts], int(evidence_chars * scale), int(chunk_chars * scale))
+    """The OpenAI chat-completions `messages` for `request`: system rules, earlier turns, evidence and question.
+    The evidence budgets are as evidence_limits() reads them."""
+    limits = evidence_limits(request, evidence_chars, chunk_chars, scaled)
     kept = [(item, limit) for item, limit in zip(request.evidence, limits, strict=True) if limit > 0]
     numbers = [item.number for item, _ in kept]
 

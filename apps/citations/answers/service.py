@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from django.conf import settings
@@ -26,10 +26,11 @@ from apps.citations.answers.finalize import Draft, finish
 from apps.citations.answers.language import detect, phrase
 from apps.citations.answers.markers import neutralise_markers
 from apps.citations.answers.prompt import instructions
-from apps.citations.answers.question import can_answer, classify
+from apps.citations.answers.question import classify
 from apps.citations.answers.streaming import LiveCleaner
 from apps.citations.answers.support import claim_of
 from apps.citations.answers.types import ComposeRequest, ComposerUnavailable, Conflict, Evidence
+from apps.citations.answers.written_gate import written_claims_gate
 from apps.citations.models import Conversation, Message
 from apps.documents.access import AnyUser, get_collection_for_user, get_document_for_user
 from apps.documents.models import Collection, Document
@@ -221,8 +222,12 @@ def run(prepared: Prepared) -> Iterator[Event]:
     check_started = time.perf_counter()
     embedder, _ = query_embedder()
     # What the model wrote answers only if a supported sentence passes the question's gate (the extractive composer
-    # applies the gate itself, while choosing sentences).
-    gate = _question_gate(p) if p.composer == "llm" and not fallback else None
+    # applies the gate itself, while choosing sentences): the composer's own gate, on each written claim.
+    gate = None
+    if p.composer == "llm" and not fallback:
+        cited = {a.claim.casefold(): a.evidence_number for a in attacher.attached} if attacher else {}
+        asked = classify(p.question, [q for q, _ in p.history])
+        gate = written_claims_gate(asked, request.evidence, language, cited, embedder)
     done = finish(
         draft, evidence, p.question, language, p.strict, p.depth == "deep", p.document is not None, embedder, gate
     )
@@ -308,12 +313,6 @@ def _stream(
 def _citation_event(cleaner: LiveCleaner, attached: list[Attachment]) -> Event:
     citations = [{"claim": a.claim, "evidence_number": a.evidence_number, "quote": a.quote} for a in attached]
     return Event("citation", {"text": cleaner.shown, "order": cleaner.order, "citations": citations})
-
-
-def _question_gate(p: Prepared) -> Callable[[str], bool]:
-    """The question's per-sentence gate (answers.question.can_answer) as a test of one claim."""
-    question = classify(p.question, [q for q, _ in p.history])
-    return lambda claim: can_answer(question, claim)
 
 
 def save(p: Prepared, result: dict) -> Message:
