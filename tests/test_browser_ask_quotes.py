@@ -38,6 +38,13 @@ def lions(collection, celery_worker_available, api_client_for, api_upload, wait_
 def _stored_answer(user, document_id: int, raw: str, question: str):
     """The answer `raw` (its claims and markers) finished and stored as the service does, over the document's
     real chunk: the support check, the per-claim quotes and the citation objects are the service's own."""
+    from apps.documents.models import Chunk
+
+    return stored_answer_over(user, Chunk.objects.get(document_id=document_id), raw, question)
+
+
+def stored_answer_over(user, chunk, raw: str, question: str):
+    """_stored_answer over one given chunk of a document (its evidence [1])."""
     from apps.citations.answers.finalize import Draft, finish
     from apps.citations.answers.service import Prepared, save
     from apps.citations.answers.types import Evidence
@@ -45,7 +52,8 @@ def _stored_answer(user, document_id: int, raw: str, question: str):
     from apps.retrieval.search.hits import make_hit
     from apps.retrieval.search.service import Ranked
 
-    chunk = Chunk.objects.select_related("document__collection").get(document_id=document_id)
+    chunk = Chunk.objects.select_related("document__collection").get(pk=chunk.pk)
+    document_id = chunk.document_id
     evidence = [Evidence(1, make_hit(chunk, Ranked(chunk.pk, 0.5, "fusion"), question, {}, 80))]
     done = finish(Draft(raw), evidence, question, "en", True, deep=False, reading_mode=False)
     assert done.answered

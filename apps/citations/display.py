@@ -67,7 +67,8 @@ def answer_html(answer: str, sentences: list[dict], by_n: dict[int, dict], messa
     """The answer as paragraphs, each sentence's badges showing that sentence's own quotes; sentences the support
     check labelled (non-strict answers only keep any) are wrapped and marked, so a reader sees which claims the
     library does not back."""
-    rows = [s for s in sentences if s.get("text") and s["text"] in answer]
+    # (claim number, row): the number is the row's 1-based place in `sentences`, as the viewer's `claim` reads it.
+    rows = [(k, s) for k, s in enumerate(sentences, start=1) if s.get("text") and s["text"] in answer]
     paragraphs = []
     for paragraph in (p.strip() for p in _PARAGRAPH_BREAK.split(answer)):
         if not paragraph:
@@ -75,8 +76,8 @@ def answer_html(answer: str, sentences: list[dict], by_n: dict[int, dict], messa
         pieces: list[str] = []
         cursor = 0
         # Sentences come in answer order and never cross a paragraph break (support.split_sentences).
-        while rows and (at := paragraph.find(rows[0]["text"], cursor)) >= 0:
-            row = rows.pop(0)
+        while rows and (at := paragraph.find(rows[0][1]["text"], cursor)) >= 0:
+            number, row = rows.pop(0)
             text, label = row["text"], row.get("label", "")
             pieces.append(inline_html(paragraph[cursor:at], by_n, message_id))
             claim = inline_html(text, by_n, message_id, row.get("quotes"))
@@ -87,6 +88,10 @@ def answer_html(answer: str, sentences: list[dict], by_n: dict[int, dict], messa
                     claim,
                     label,
                 )
+            if row.get("citations"):
+                # The claim's number: a badge clicked inside it opens the viewer at this claim's own quote (ask.js
+                # adds `&claim=` to the card's link, and the viewer reads claim_quote).
+                claim = format_html('<span class="claim-text" data-claim="{}">{}</span>', number, claim)
             pieces.append(claim)
             cursor = at + len(text)
         pieces.append(inline_html(paragraph[cursor:], by_n, message_id))
@@ -109,6 +114,19 @@ def _in_answer(citation: dict, message_id: int) -> str:
     if "?chunk=" not in url:
         return url
     return viewer_url(citation["document_id"], citation["chunk_index"], message_id, citation["n"])
+
+
+def claim_quote(result: dict, n: int, claim: int | None) -> str:
+    """The quote of citation n behind claim `claim` (1-based in the stored answer's `sentences`), as its badge
+    shows it; "" when that claim does not cite n or carries no quotes of its own (answers stored before
+    per-claim quotes), and the citation's own quote is meant."""
+    rows = result.get("sentences") or []
+    if not claim or not 1 <= claim <= len(rows):
+        return ""
+    row = rows[claim - 1]
+    if n not in (row.get("citations") or []):
+        return ""
+    return ((row.get("quotes") or {}).get(str(n)) or "").strip()
 
 
 def doi_url(doi: str) -> str:
@@ -213,3 +231,55 @@ def present_messages(messages: list[Message]) -> list[dict]:
         start += len(citations)
         topic_start += len(passages)
     return out
+
+
+def answer_text(result: dict, *, ids: bool = False) -> list[str]:
+    """The answer as text lines, for the terminal (manage.py ask) and the MCP tool's text: the answer; each claim
+    with the quote of each source it cites (its own, as its badges show it); the sources that disagree, each with
+    its quotes; the sources; or, for a question the documents do not answer, the passages on the topic with their
+    quotes. `ids`: name each source's document and chunk, which a program passes on to a preview."""
+    lines = [result["answer"]]
+    by_n = {c["n"]: c for c in result.get("citations", [])}
+    quoted: set[int] = set()
+
+    def claim_lines(row: dict, mark: str) -> list[str]:
+        label = f"({row['label']}) " if row.get("label") else ""
+        out = [f"{mark}{label}{row['text']}"]
+        for n in dict.fromkeys(row.get("citations") or []):
+            # Answers stored before per-claim quotes have none: the citation's own quote stands for them.
+            quote = (row.get("quotes") or {}).get(str(n)) or by_n.get(n, {}).get("quote", "")
+            if quote:
+                quoted.add(n)
+                out.append(f"    [{n}] “{quote}”")
+        return out
+
+    if result.get("answered", True) and result.get("sentences"):
+        lines.append("\nClaims and their quotes:")
+        for row in result["sentences"]:
+            lines += claim_lines(row, "- ")
+    if result.get("conflicts"):
+        lines.append(f"\n{phrase(result.get('language', 'en'), 'conflicts')}:")
+        for row in result["conflicts"]:
+            lines += claim_lines(row, "- ")
+    if by_n:
+        lines.append("\nSources:")
+    for c in by_n.values():
+        lines += _source_lines(c, ids, with_quote=c["n"] not in quoted)
+    if not result.get("answered", True) and result.get("topic_passages"):
+        # Not answered: what was found instead, so a reader still gets the sources.
+        lines.append("\n" + phrase(result.get("language", "en"), "topic_passages"))
+        for c in result["topic_passages"]:
+            lines += _source_lines(c, ids, with_quote=True)
+    if result.get("hint"):
+        lines.append("\n" + result["hint"])
+    return lines
+
+
+def _source_lines(citation: dict, ids: bool, with_quote: bool) -> list[str]:
+    where = citation_locator(citation)
+    title = citation.get("title") or citation.get("source") or f"document {citation.get('document_id')}"
+    place = f" (document {citation['document_id']}, chunk {citation['chunk_index']})" if ids else ""
+    lines = [f"[{citation['n']}] {title}" + (f" — {where}" if where else "") + place]
+    if with_quote and citation.get("quote"):
+        lines.append(f"    “{citation['quote']}”")
+    return lines

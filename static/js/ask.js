@@ -201,8 +201,17 @@
       }
     } catch (error) {
       if (finish) {
-        // The answer is stored already: posting again would ask twice. Its conversation page shows it.
-        location.assign(source.dataset.conversationsUrl + finish.conversation + "/#message-" + finish.message);
+        // The answer is stored already: posting again would ask twice. Its conversation page shows it; the slot
+        // says so and links there, so a page that cannot load either is not left saying "Writing…".
+        const url = source.dataset.conversationsUrl + finish.conversation + "/#message-" + finish.message;
+        const state = slot.querySelector(".stream-state");
+        state.textContent = "The answer is saved but could not be shown here: ";
+        const link = element("a", "", "open it in its conversation");
+        link.href = url;
+        state.append(link);
+        slot.classList.remove("is-streaming");
+        if (button) button.disabled = false;
+        location.assign(url);
         return;
       }
       console.warn("ask.js: posting the form instead:", error);
@@ -253,13 +262,31 @@
   document.addEventListener("focusin", showQuote);
   document.addEventListener("mouseout", hideQuote);
   document.addEventListener("focusout", hideQuote);
+  // The card of a badge clicked inside claim k shows claim k's quote, and its link opens the viewer at that quote
+  // (`&claim=k`: the viewer emphasises that claim's own quote of the passage, display.claim_quote). Any other badge
+  // naming the card (the citation chain's) gives it back its own quote and link, the first claim's.
+  function pointCard(card, badge) {
+    const quote = card.querySelector(".card-quote");
+    const open = card.querySelector("a.card-open");
+    if (quote && card.dataset.quote === undefined) card.dataset.quote = quote.textContent;
+    if (open && card.dataset.openUrl === undefined) card.dataset.openUrl = open.getAttribute("href");
+    const claim = badge.closest("[data-claim]");
+    const own = claim && (badge.dataset.quote || badge.title);
+    if (quote) quote.textContent = own || card.dataset.quote;
+    // Only a link into the passage takes the claim; one to a changed document's page stays as it is.
+    if (open && card.dataset.openUrl.indexOf("?chunk=") >= 0) {
+      open.href = card.dataset.openUrl + (claim ? "&claim=" + encodeURIComponent(claim.dataset.claim) : "");
+    }
+  }
+
   document.addEventListener("click", function (event) {
     const badge = event.target.closest("a.cite");
-    const card = badge && document.getElementById(badge.hash.slice(1));
+    const card = badge && badge.hash && document.getElementById(badge.hash.slice(1));
     if (!card) return;
     event.preventDefault();
     for (const active of document.querySelectorAll(".source-card.is-active")) active.classList.remove("is-active");
     card.classList.add("is-active");
+    pointCard(card, badge);
     card.scrollIntoView({ behavior: "smooth", block: "center" });
   });
 })();

@@ -5,7 +5,8 @@ the HTML the worker drew from the same parse that produced its chunks (apps/docu
 paragraph ids as anchors, one page at a time: the page that holds the chunk (`?chunk=N`), or page P of it
 (`&page=P`, 1-based: previous and next). The web process never parses the original file here. Opened from an
 answer (`&message=M&n=K`), the viewer steps through that answer's citations without leaving it and emphasises
-the quote of the citation it was opened at (quote_places). Everything comes through the access helpers: a document
+the quote of the citation it was opened at (quote_places), or, opened from one claim's badge (`&claim=C`), that
+claim's own quote of the passage. Everything comes through the access helpers: a document
 someone may not read is a 404 here as everywhere, and one that is not READY has no viewer (a 404 page that says
 so, with a link to the document's page and its status).
 """
@@ -49,6 +50,7 @@ def _answer_steps(request: HttpRequest, document: Document) -> dict | None:
         return None
     from apps.citations.access import conversations_for_user
     from apps.citations.answers.store import with_status
+    from apps.citations.display import claim_quote
     from apps.citations.models import Message
 
     message = Message.objects.filter(pk=message_id, conversation__in=conversations_for_user(request.user)).first()
@@ -68,6 +70,10 @@ def _answer_steps(request: HttpRequest, document: Document) -> dict | None:
                 "current": citation is cited,
             }
         )
+    # Opened from a badge of claim `claim` (ask.js): that claim's own quote of the passage, which two claims citing
+    # one passage do not share; the card's quote (the first claim's) otherwise.
+    if cited is not None and (own := claim_quote(message.result, n, _int(request.GET.get("claim")))):
+        cited = dict(cited, quote=own)
     position = next((i for i, step in enumerate(steps) if step["current"]), None)
     return {
         "message": message,

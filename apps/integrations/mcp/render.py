@@ -6,6 +6,7 @@ everywhere.
 
 from __future__ import annotations
 
+from apps.citations import display
 from apps.citations.display import citation_locator
 
 SNIPPET_CHARS = 300
@@ -38,14 +39,9 @@ def search_text(result: dict) -> str:
 
 
 def answer_text(result: dict) -> str:
-    lines = [result["answer"]]
-    if result["citations"]:
-        lines.append("\nSources:")
-    for c in result["citations"]:
-        lines.append(f"[{c['n']}] {_title(c)}{_where(c)} (document {c['document_id']}, chunk {c['chunk_index']})")
-        lines.append(f"    “{c['quote']}”")
-    if result.get("hint"):
-        lines.append("\n" + result["hint"])
+    """What the CLI prints (display.answer_text: each claim with its own quotes, or the passages on the topic of an
+    unanswered question), each source named by document and chunk for kb_preview."""
+    lines = display.answer_text(result, ids=True)
     lines.append(f"\nConversation {result['conversation']} (pass it as `conversation` to follow up).")
     return "\n".join(lines)
 

@@ -126,7 +126,9 @@ def build_server(token_of: TokenOf) -> MCPServer:
     ) -> CallToolResult:
         """Answer a question from one collection, as POST /api/v1/ask: the answer marks each claim with [n], and
         `citations` says where each one is (citation_id, document_id, chunk_id, chunk_index, quote, page, rects,
-        viewer_url, ...). The question and answer are stored in a conversation you can follow up."""
+        viewer_url, ...); `sentences` lists the claims, each with `quotes` {n: the words of source n behind that
+        claim}. When the documents do not answer it, `answered` is false and `topic_passages` holds the passages
+        on the topic (citation objects). The question and answer are stored in a conversation you can follow up."""
         data = await _run(
             token_of, ctx, operations.ask_answer, question=question, collection=collection, depth=depth,
             conversation=conversation,

@@ -3,7 +3,9 @@
 
 Asks as the first active superuser unless --user is given (then exactly with that person's access). The answer is
 stored in a conversation like any other, so --conversation can follow it up. --json prints what POST /api/v1/ask
-returns; otherwise the answer, its sources and the retrieval note, as a person reads them.
+returns; otherwise, as a person reads them: the answer, each claim with the quote of each source it cites (two
+claims citing one passage each show their own), the sources and the retrieval note; for a question the documents
+do not answer, that sentence and the passages on the topic (title, place, quote).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.http import Http404
 
 from apps.citations.answers.service import COMPOSERS, AskParams, InvalidQuestion, ask
-from apps.citations.display import citation_locator
+from apps.citations.display import answer_text
 from apps.retrieval.management.commands.search import command_user
 from apps.retrieval.search.types import DEPTHS
 
@@ -53,20 +55,6 @@ class Command(BaseCommand):
         if options["json"]:
             self.stdout.write(json.dumps(result, ensure_ascii=False, indent=2, default=str))
             return
-        self.stdout.write(result["answer"])
-        for sentence in result["sentences"]:
-            if sentence["label"]:
-                self.stdout.write(f"  ({sentence['label']}) {sentence['text']}")
-        if result["conflicts"]:
-            self.stdout.write("\nSources that disagree:")
-            for conflict in result["conflicts"]:
-                self.stdout.write(f"  {conflict['text']}")
-        if result["citations"]:
-            self.stdout.write("\nSources:")
-        for c in result["citations"]:
-            where = citation_locator(c)
-            self.stdout.write(f"[{c['n']}] {c['title'] or c['source']}" + (f" — {where}" if where else ""))
-            self.stdout.write(f"    “{c['quote']}”")
-        if result["hint"]:
-            self.stdout.write("\n" + result["hint"])
+        # The answer, each claim with its own quotes and the sources; unanswered, the passages on the topic.
+        self.stdout.write("\n".join(answer_text(result)))
         self.stdout.write(f"\nRetrieval note: {result['retrieval_note']} · conversation {result['conversation']}")
