@@ -95,6 +95,13 @@ def test_a_heading_inside_a_passage_is_not_glued_to_the_claim_after_it():
         ("Conclusions: vitamin D lowered the risk.", "vitamin D lowered the risk."),
         ("DNA Methylation rises with age.", "DNA Methylation rises with age."),  # an acronym, not a label
         ("Results showed a rise.", "Results showed a rise."),  # a word of the sentence, not a label
+        # IEEE's run-in label (found walking the portal: "Abstract—" stayed in the claim)
+        ("Abstract—Traffic grows in every city.", "Traffic grows in every city."),
+        ("Abstracts of the talks are online.", "Abstracts of the talks are online."),
+        ("Design-based studies are common.", "Design-based studies are common."),  # a hyphen inside a word
+        ("【结论】吸烟增加患肺癌的风险。", "吸烟增加患肺癌的风险。"),
+        ("结论：吸烟增加患肺癌的风险。", "吸烟增加患肺癌的风险。"),
+        ("结果表明吸烟增加患肺癌的风险。", "结果表明吸烟增加患肺癌的风险。"),  # no colon: a word of the sentence
     ],
 )
 def test_structured_abstract_labels_are_left_out_of_claims_and_quotes(sentence, claim):

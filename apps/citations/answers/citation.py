@@ -32,13 +32,20 @@ _LABEL_WORDS = (
     "|recent findings|study design|case presentation|key points|background|introduction|context|rationale"
     "|importance|significance|objectives?|aims?|purpose|design|setting|participants|patients|subjects|samples?"
     "|populations?|interventions?|exposures?|measurements?|outcomes?|methodology|methods?|results?|findings"
-    "|interpretation|limitations|conclusions?|discussion|summary|funding"
+    "|interpretation|limitations|conclusions?|discussion|summary|funding|abstract"
 )
 # Further words joined by a comma, "and", "of" or "&": "DESIGN, SETTING, AND POPULATION", "PURPOSE OF REVIEW".
 # Only joined words: "RESULTS DNA was…" keeps its acronym.
 _LABEL_JOIN = r"(?:\s*,\s*(?:(?i:and)\s+|&\s+)?|\s+(?:(?i:and|of)|&)\s+)"
 _LABEL_CAPITALS = re.compile(rf"^(?:{_LABEL_WORDS.upper()})(?:{_LABEL_JOIN}[A-Z]{{3,}})*\s*:?\s+(?=\S)")
-_LABEL_WITH_COLON = re.compile(rf"^(?:{_LABEL_WORDS})(?:{_LABEL_JOIN}[a-z]{{3,}})*\s*:\s+(?=\S)", re.I)
+# "Conclusion: we …", and IEEE's run-in "Abstract—The …" (an em or en dash, or a spaced hyphen).
+_LABEL_WITH_COLON = re.compile(
+    rf"^(?:{_LABEL_WORDS})(?:{_LABEL_JOIN}[a-z]{{3,}})*\s*(?::\s+|[—–]\s*|\s-{{1,2}}\s+)(?=\S)", re.I
+)
+# A Chinese structured abstract's label, only with its colon or brackets ("结果表明…" keeps its word).
+_LABEL_ZH = re.compile(
+    r"^\s*(?:[【\[]\s*(?:摘\s*要|目的|方法|结果|结论|背景)\s*[】\]]\s*[:：]?|(?:摘\s*要|目的|方法|结果|结论|背景)\s*[:：])\s*(?=\S)"
+)
 # A section of a structured abstract may follow the last one without a full stop ("… P=.02) CONCLUSION Among …").
 # Not after a capital or a comma: "MAIN OUTCOME MEASURES" and "DESIGN, SETTING, AND PARTICIPANTS" are one label.
 _LABEL_AHEAD = re.compile(rf"(?<![A-Z,])\s+(?=(?:{_LABEL_WORDS.upper()})(?:{_LABEL_JOIN}[A-Z]{{3,}})*\s*:?\s+[A-Z])")
@@ -74,8 +81,9 @@ def sentences(text: str) -> list[str]:
 
 
 def without_label(sentence: str) -> str:
-    """The sentence without a structured abstract's label ("RESULTS Mice …", "Conclusion: we …")."""
-    for label in (_LABEL_CAPITALS, _LABEL_WITH_COLON):
+    """The sentence without a structured abstract's label ("RESULTS Mice …", "Conclusion: we …", "Abstract—The
+    …", "【结论】…")."""
+    for label in (_LABEL_CAPITALS, _LABEL_WITH_COLON, _LABEL_ZH):
         if head := label.match(sentence):
             return sentence[head.end() :]
     return sentence

@@ -44,6 +44,7 @@ from apps.citations.answers.question_gate import (
     new_items,
 )
 from apps.citations.answers.question_items import en_name_runs, holds_kind, items
+from apps.citations.answers.question_measures import measure_of
 from apps.citations.answers.zh_tags import tagged
 from apps.retrieval.keyword.analyzer import query_terms
 
@@ -78,6 +79,9 @@ class Question:
     # What a "how many" question counts ("种" of "多少种", "等级" of "几个等级"): the number that answers it is
     # written with that unit ("约有30,000种"), a number of another thing in the same passage is not ("11个目").
     unit: str = ""
+    # The dimension a "how long / how heavy" question measures (question_measures): then an answering sentence
+    # writes a quantity of it, not any number.
+    measure: str = ""
 
     @property
     def factoid(self) -> bool:
@@ -149,6 +153,13 @@ def classify(question: str, history: Sequence[str] = ()) -> Question:
         if kind in ("other", "definition") or (earlier.kind == "list" and kind == "yesno"):
             kind = earlier.kind
     unit = counted_unit(text) if kind == "number" and language == "zh" else ""
+    measure = measure_of(text) if kind == "number" else ""
     return Question(
-        text=text, language=language, kind=kind, key_terms=frozenset(terms), anchors=frozenset(anchors), unit=unit
+        text=text,
+        language=language,
+        kind=kind,
+        key_terms=frozenset(terms),
+        anchors=frozenset(anchors),
+        unit=unit,
+        measure=measure,
     )

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from apps.citations.answers.language import detect
 from apps.citations.answers.question_cues import FACTOID_KINDS
 from apps.citations.answers.question_items import items
+from apps.citations.answers.question_measures import measures
 from apps.retrieval.keyword.analyzer import query_terms
 
 if TYPE_CHECKING:
@@ -67,8 +68,14 @@ def new_items(question: Question, sentence: str) -> set[str]:
     """The sentence's items of the asked kind that the question does not itself name (a question about the 2019
     crash is not answered by a sentence whose only number is 2019). A question that names several items of its
     kind offers the answer's candidates ("in Africa or Asia?"): then those count too."""
-    asked = items(question.text, question.kind, question.language)
-    found = items(sentence, question.kind, detect(sentence))
+    if question.measure:
+        # "How long does it live?" is answered by a time ("11 years"), not by the weight beside it.
+        asked, found = measures(question.text, question.measure), measures(sentence, question.measure)
+    else:
+        asked, found = (
+            items(question.text, question.kind, question.language),
+            items(sentence, question.kind, detect(sentence)),
+        )
     if len(asked) >= 2:
         return found
     # Chinese is tagged per sentence, so compare by containment: "湖南省" in the question covers "湖南".
