@@ -54,3 +54,12 @@ def test_a_title_and_authors_read_from_the_page_are_marked_until_a_person_correc
         "The title was read from the first page"
         in reader.get(reverse("document-detail", args=[bmc["id"]])).content.decode()
     )
+
+    # Reading the file again (after a parser fix, say) guesses the title again, since nobody corrected it; the
+    # authors a person corrected stay as they are. (Before, a re-read kept whatever the old parser had guessed.)
+    Document.objects.filter(pk=bmc["id"]).update(title="10.1186/1471-2148-14-70")  # what an older parser read
+    assert client.post(reverse("api-document-reingest", args=[bmc["id"]])).status_code in (200, 202)
+    assert wait_for_ingest(client, bmc["id"], timeout=240)["status"] == "ready"
+    guessed.refresh_from_db()
+    assert "Panthera leo" in guessed.title and guessed.guessed == ["title"]
+    assert guessed.authors == ["R. Barnett", "N. Yamaguchi"]

@@ -110,13 +110,15 @@ def centroid(rows: list[Chunk]):
 
 def metadata_updates(document: Document, found: dict) -> dict:
     """What the file says about itself fills only empty fields: a person's (or Zotero's) values win. Title and
-    authors read off the first page (the parser's `title_guessed`, `authors_guessed`) are marked as guessed."""
+    authors read off the first page (the parser's `title_guessed`, `authors_guessed`) are marked as guessed, and a
+    guess nobody corrected is guessed again on every reading: a re-read after a parser fix must not keep the old
+    parser's wrong title."""
     updates: dict = {}
     guessed = set(document.guessed)
-    if not document.title and found.get("title"):
+    if (not document.title or "title" in guessed) and found.get("title"):
         updates["title"] = str(found["title"])[:500]
         guessed = guessed - {"title"} | ({"title"} if found.get("title_guessed") else set())
-    if not document.authors and found.get("authors"):
+    if (not document.authors or "authors" in guessed) and found.get("authors"):
         authors = found["authors"]
         updates["authors"] = [authors] if isinstance(authors, str) else list(authors)
         guessed = guessed - {"authors"} | ({"authors"} if found.get("authors_guessed") else set())
