@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 CORPUS = Path(os.environ.get("PORTAL_BENCH_CORPUS", ROOT.parent / "shared" / "corpus"))
 EVIDENCE = 5  # the deep preset's top_k
 COLLECTION_IDF: dict[str, float] = {}  # term → idf over the whole SciFact corpus (set by scifact_cases)
+COLLECTION_DOCS = 0  # its number of abstracts
 
 
 def _setup_django() -> None:
@@ -138,6 +139,8 @@ def tune_article(article_id: str) -> bool:
 
 
 def cmrc_cases(split: str) -> list[dict]:
+    global COLLECTION_IDF
+    COLLECTION_IDF = {}  # no collection statistics for CMRC here (the gate falls back to the candidates')
     data = json.loads((CORPUS / "zh-cmrc2018/cmrc2018_dev.squad.json").read_text())["data"]
     passages = [(i, a.get("title", ""), p["context"]) for i, a in enumerate(data) for p in a["paragraphs"]]
     index = BM25([text for _, _, text in passages])
@@ -174,8 +177,8 @@ def scifact_cases(split: str) -> list[dict]:
         docs[int(row["_id"])] = (row.get("title", ""), row["text"])
     ids = sorted(docs)
     index = BM25([f"{docs[d][0]} {docs[d][1]}" for d in ids])
-    global COLLECTION_IDF
-    COLLECTION_IDF = index.idf
+    global COLLECTION_IDF, COLLECTION_DOCS
+    COLLECTION_IDF, COLLECTION_DOCS = index.idf, len(ids)
     claims = {row["_id"]: row["text"] for row in map(json.loads, (base / "queries.jsonl").open())}
     qrels: dict[str, set[int]] = defaultdict(set)
     name = "train.tsv" if split == "tune" else "test.tsv"
@@ -282,6 +285,11 @@ def main() -> None:
     parser.add_argument("--sweep", action="store_true", help="try a grid of gate thresholds (TUNE only)")
     parser.add_argument("--features", action="store_true", help="the statement gate's feature table (SciFact)")
     parser.add_argument("--dump", help="--features: write every case's features to this JSON file")
+    parser.add_argument(
+        "--candidate-idf",
+        action="store_true",
+        help="the statement gate without collection statistics (the loop before it read COLLECTION_IDF)",
+    )
     parser.add_argument("--coverage", type=float, default=None, help="the key-term coverage floor to use")
     parser.add_argument("--score", type=float, default=None, help="the score floor to use")
     parser.add_argument(
@@ -309,6 +317,8 @@ def main() -> None:
 
         embedder, _ = query_embedder()
     builders = {"cmrc": cmrc_cases, "scifact": scifact_cases}
+    if not args.candidate_idf:
+        _use_collection_idf()
     if args.features:
         from apps.retrieval.search.service import query_embedder as load_embedder
 
@@ -338,6 +348,22 @@ def main() -> None:
             summary["gate"] = {"coverage": composer.min_coverage, "score": composer.min_score}
             results["sets"].setdefault(name, []).append(summary)
             print(json.dumps({"set": name, **summary}, ensure_ascii=False), flush=True)
+
+
+def _use_collection_idf() -> None:
+    """The statement gate reads idf over the whole collection (its BM25 index) in the portal; here there is no
+    database, so it is given the SciFact corpus's own (COLLECTION_IDF, set when the cases are built). Without this
+    the gate fell back to the candidates' idf, which the portal never uses."""
+    from apps.citations.answers import statements
+
+    def collection_idf(evidence):
+        if not COLLECTION_IDF or any(e.hit.collection != "bench" for e in evidence):
+            return None
+        # A term no abstract holds is the rarest there is (BM25's idf at df 0), as collection_idf() gives it.
+        unseen = math.log(1.0 + (COLLECTION_DOCS + 0.5) / 0.5)
+        return lambda term: COLLECTION_IDF.get(term, unseen)
+
+    statements.collection_idf = collection_idf
 
 
 def features(builders, args, embedder) -> None:
