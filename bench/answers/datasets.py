@@ -7,7 +7,9 @@ check them on tiny inputs; `evaluate.py` loads the collections. The TUNE / HELD-
   retrieval/ folder each passage is one article (passage id "DEV_12" = article id), so a question's split is
   its passage's.
 - SciFact: claims of qrels/train.tsv are TUNE, of qrels/test.tsv HELD-OUT.
-- List questions (lists.json): source files sorted by path, even index TUNE, odd HELD-OUT.
+- List questions (lists.json): source files sorted by path, even index TUNE, odd HELD-OUT; a question with its
+  own "split" (e.g. "fresh": questions added after the tuning, from files nobody tuned on) keeps it, and its file
+  takes no place in the even/odd order, so adding one never moves an old question to the other split.
 
 Unanswerable sets are made the honest way: the same questions asked in a collection without their own relevant
 passages, so what is left is on the topic but lacks the answer.
@@ -29,14 +31,15 @@ CORPUS = (HERE / ".." / ".." / ".." / "shared" / "corpus").resolve()
 CMRC = CORPUS / "zh-cmrc2018" / "retrieval"
 SCIFACT = CORPUS / "beir-scifact"
 LISTS = HERE / "lists.json"
-TUNE, HELD_OUT = "tune", "held-out"
+TUNE, HELD_OUT, FRESH = "tune", "held-out", "fresh"
+SPLITS = (TUNE, HELD_OUT, FRESH)
 
 
 @dataclass(frozen=True)
 class Question:
     qid: str
     text: str
-    split: str  # TUNE | HELD_OUT
+    split: str  # TUNE | HELD_OUT | FRESH (list questions added after the tuning)
     relevant: frozenset[str]  # source ids (BEIR doc id, or a list question's source path)
     gold: tuple[str, ...] = ()  # answer strings (CMRC); empty when judged by relevance only (SciFact)
     items: tuple[str, ...] = ()  # list questions: the gold items
@@ -114,10 +117,14 @@ def scifact_questions(folder: Path = SCIFACT) -> list[Question]:
 
 def list_questions(path: Path = LISTS) -> list[Question]:
     data = json.loads(path.read_text(encoding="utf-8"))
-    sources = [q["source"] for q in data["questions"]]
+    sources = [q["source"] for q in data["questions"] if "split" not in q]
     return [
         Question(
-            q["id"], q["question"], list_split(sources, q["source"]), frozenset([q["source"]]), items=tuple(q["items"])
+            q["id"],
+            q["question"],
+            q.get("split") or list_split(sources, q["source"]),
+            frozenset([q["source"]]),
+            items=tuple(q["items"]),
         )
         for q in data["questions"]
     ]

@@ -369,7 +369,7 @@ def ask_all(question_set, slug, source_of, depth: str, composer: str, limit: int
     user, _ = get_user_model().objects.get_or_create(username="eval15", defaults={"is_superuser": True})
     questions = question_set.questions
     if limit is not None:  # a small sample of each split (the LLM is slow)
-        by_split = [[q for q in questions if q.split == split] for split in (datasets.TUNE, datasets.HELD_OUT)]
+        by_split = [[q for q in questions if q.split == split] for split in datasets.SPLITS]
         questions = [q for mine in by_split for q in mine[:limit]]
     rows = []
     for n, question in enumerate(questions, start=1):
@@ -391,7 +391,7 @@ def summaries(questions: list[dict]) -> list[dict]:
     """The figures of every set × depth × composer asked, per split and for all: what the tables show."""
     out = []
     for asked in questions:
-        for split in (datasets.TUNE, datasets.HELD_OUT, "all"):
+        for split in (*datasets.SPLITS, "all"):
             mine = [r for r in asked["rows"] if split in ("all", r["split"])]
             if mine:
                 key = {k: asked[k] for k in ("set", "depth", "composer")}

@@ -15,7 +15,9 @@ No model writes anything, so no claim can appear that the evidence does not make
 5. the kind decides the answer's shape: a factoid leads with the best answering sentence and adds at most one
    more that also answers; how/why/definition give the best sentence and the one or two that follow it in its
    passage (an explanation runs on); a list gives the list's lead-in and every item on its own line, each cited
-   (answers.lists); anything else gives the best few sentences;
+   (answers.lists), or, when the list is written inside a sentence, that sentence first (a question asks for a
+   list by its cues or, in English, by a plural noun: answers.list_questions); anything else gives the best few
+   sentences;
 6. near-duplicates are dropped, and a sentence that says the opposite of a chosen one about the same thing
    (negation, or the opposite direction of change) is listed apart as a conflicting source;
 7. the best sentence leads; the others are grouped by their chunk (best group first) and kept in document order
@@ -33,7 +35,8 @@ from apps.citations.answers.citation import sentences, without_heading, without_
 from apps.citations.answers.claims import non_claim_reason, without_source_markers
 from apps.citations.answers.conflicts import disagree
 from apps.citations.answers.language import detect
-from apps.citations.answers.lists import ListBlock, enumerator_at, find_lists
+from apps.citations.answers.list_questions import asks_for_several, enumerates
+from apps.citations.answers.lists import ListBlock, enumerator_at, find_lists, is_lead_in
 from apps.citations.answers.question import (
     EXPLAIN_KINDS,
     FACTOID_KINDS,
@@ -284,13 +287,38 @@ class ExtractiveComposer:
             coverage = max(lead_coverage, CONTEXT_SHARE * items_coverage + (1 - CONTEXT_SHARE) * lead_coverage)
             if coverage >= threshold and coverage > best_coverage:
                 best, best_coverage = block, coverage
-        return _written_list(best) if best is not None else ""
+        return _written_list(best) if best is not None else self._enumerating_answer(question, evidence)
+
+    def _enumerating_answer(self, question: Question, evidence: list[Evidence]) -> str:
+        """A list written inside a sentence ("US, CT, MRI, and PET/CT are common imaging methods …"): among the
+        sentences that can answer and score near the best one (KEEP_RATIO), the best that names three or more
+        things in a row leads; the sentences the composer would have chosen follow (one that goes on with the
+        list among them), so nothing the answer held is lost. "" when no such sentence answers."""
+        request = ComposeRequest(question.text, evidence, language=question.language)
+        ranked = self.score(question, self.candidates(request), question.language)
+        answering = [c for c in ranked if c.answers]
+        if not answering or answering[0].score < self.min_score:
+            return ""
+        floor = max(self.min_score, KEEP_RATIO * answering[0].score)
+        # A lead-in ("…（itemize、enumerate、description），示例如下：") announces a list; it is not one.
+        lead = next((c for c in answering if c.score >= floor and enumerates(c.text) and not is_lead_in(c.text)), None)
+        if lead is None:
+            return ""
+        chosen, _ = self.choose(request, ranked, question)
+        parts = [lead, *(c for c in chosen if c is not lead)]
+        return "".join(
+            ("" if i == 0 else (" " if parts[i - 1].number == c.number else "\n\n")) + _marked(c.text, c.number)
+            for i, c in enumerate(parts)
+        )
 
     def stream(self, request: ComposeRequest) -> Iterator[str | Conflict]:
         question = classify(request.question, [asked for asked, _ in request.history])
         if question.kind != "list" and _asks_for_what_was_announced(request, question):
             question = replace(question, kind="list")
-        if question.kind == "list" and (listed := self.list_answer(question, request.evidence)):
+        # "Which PDFs are filtered out …?" asks for a list by its plural noun alone: the list is looked for first,
+        # and without one the question is answered as its own kind.
+        several = question.kind == "list" or asks_for_several(question.text, question.kind)
+        if several and (listed := self.list_answer(replace(question, kind="list"), request.evidence)):
             yield listed
             return
         ranked = self.score(question, self.candidates(request), request.language)
