@@ -109,6 +109,14 @@ def test_removing_a_sources_marker_after_an_abbreviation_leaves_one_full_stop():
     assert without_source_markers("A table of contents . . . .. 15") == "A table of contents . . . .. 15"
 
 
+def test_an_interval_is_not_a_sources_marker():
+    # References are numbered from 1; "[0, 1]" is a range of values (a list item lost it: "scores in .").
+    assert without_source_markers("Scores are normalised to [0, 1] before ranking.") == (
+        "Scores are normalised to [0, 1] before ranking."
+    )
+    assert without_source_markers("as shown before [1, 2].") == "as shown before."
+
+
 def _compose(question: str, *hits) -> str:
     evidence = [Evidence(i + 1, hit) for i, hit in enumerate(hits)]
     composer = ExtractiveComposer(use_embeddings=False)

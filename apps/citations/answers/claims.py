@@ -86,7 +86,8 @@ _NEAR_SAME = 0.85  # a sentence this similar to a title or heading is that title
 
 
 # A source's own reference markers as the chunk or the service writes them ("[12]", "[3, 4]", "[5–7]", "(ref 12)").
-_SOURCE_MARKER = re.compile(r"\s*(?:\[|\(ref )\s*\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*\s*[\])]")
+# References are numbered from 1: "[0, 1]" is an interval ("scores in [0, 1]"), and removing it broke the sentence.
+_SOURCE_MARKER = re.compile(r"\s*(?:\[|\(ref )\s*[1-9]\d{0,2}(?:\s*[-–,;]\s*[1-9]\d{0,2})*\s*[\])]")
 _MARKER_BETWEEN_STOPS = re.compile(rf"\.(?:{_SOURCE_MARKER.pattern})+\s*\.")
 
 
