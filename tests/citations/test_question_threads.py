@@ -40,19 +40,20 @@ def _asked(question: str) -> tuple:
     return q.kind, sorted(q.key_terms), sorted(q.anchors)
 
 
-def test_tags_and_items_from_eight_threads_are_those_of_one_thread():
-    texts = _texts(300)
-    expected = [_read(t) for t in texts]
+def _one_thread_then_eight(work, inputs):
+    """(results from one thread, results of the inputs three times over from eight threads at once, cold cache)."""
+    expected = [work(i) for i in inputs]
     zh_tags.tagged.cache_clear()
     with ThreadPoolExecutor(max_workers=8) as pool:
-        got = list(pool.map(_read, texts * 3))
+        got = list(pool.map(work, inputs * 3))
+    return expected, got
+
+
+def test_tags_and_items_from_eight_threads_are_those_of_one_thread():
+    expected, got = _one_thread_then_eight(_read, _texts(300))
     assert got == expected * 3
 
 
 def test_questions_classified_from_eight_threads_are_those_of_one_thread():
-    questions = _questions(200)
-    expected = [_asked(q) for q in questions]
-    zh_tags.tagged.cache_clear()
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        got = list(pool.map(_asked, questions * 3))
+    expected, got = _one_thread_then_eight(_asked, _questions(200))
     assert got == expected * 3
