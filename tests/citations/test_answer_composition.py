@@ -213,6 +213,23 @@ def test_strict_mode_drops_unsupported_sentences_and_renumbers():
     assert done.answered and all(s["supported"] for s in done.sentences)
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        # A real small model's output (CI, SmolLM2): a lone "[" after the cited sentence.
+        "The Asiatic lion survives only in the Gir forest of India [1]. [",
+        # A dropped fragment that also occurs inside the kept sentence, before it.
+        "The Asiatic lion survives only in the Gir forest of India [1]. forest",
+        "The Asiatic lion survives only in the Gir forest of India [1]. India.",
+    ],
+)
+def test_strict_mode_cuts_a_dropped_fragment_where_it_is_not_where_its_text_first_occurs(raw):
+    done = _finish(raw, _evidence(LIONS))
+    assert done.answer == "The Asiatic lion survives only in the Gir forest of India [1]."
+    assert [s["citations"] for s in done.sentences] == [[1]]
+    assert done.answered and all(s["supported"] for s in done.sentences)
+
+
 def test_non_strict_mode_keeps_and_labels_what_the_evidence_does_not_back():
     evidence = _evidence(WHEAT, LIONS)
     done = _finish(

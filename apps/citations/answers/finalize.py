@@ -36,6 +36,7 @@ TOPIC_PASSAGES = 3
 # A neighbouring sentence joins a claim's quote only when it brings this many of the claim's terms that the best
 # sentence lacks (a claim written across two source sentences), never for a stray shared word.
 NEIGHBOUR_NEW_TERMS = 2
+_STRICT_PASSES = 3
 
 
 @dataclass
@@ -122,9 +123,21 @@ def _number(draft_text: str, conflicts: list[str], valid: set[int], chunk_number
     return parts[0], [p for p in parts[1:] if p], cleaned
 
 
-def _without(text: str, dropped: list[str]) -> str:
-    for sentence in dropped:
-        text = text.replace(sentence, "", 1)
+def _without(text: str, checks: list[support.SentenceCheck], drop: Callable[[support.SentenceCheck], bool]) -> str:
+    """`text` without the sentences `drop` picks, cut where each sentence is (the checks follow the text in order),
+    not at a string's first occurrence: a dropped fragment such as a lone "[" would otherwise be cut out of a kept
+    sentence's "[1]", leaving that sentence unmarked in a strict answer."""
+    cuts: list[tuple[int, int]] = []
+    cursor = 0
+    for check in checks:
+        at = text.find(check.text, cursor)
+        if at < 0:  # split_sentences strips and filters; a sentence is always found, but never cut blindly
+            continue
+        cursor = at + len(check.text)
+        if drop(check):
+            cuts.append((at, cursor))
+    for start, end in reversed(cuts):
+        text = text[:start] + text[end:]
     text = re.sub(r"[ \t]{2,}", " ", text)
     return re.sub(r"\n\s*\n\s*(\n\s*)+", "\n\n", text).strip()
 
@@ -150,16 +163,19 @@ def finish(
     chunk_texts = {i + 1: by_number[number].hit.text for i, number in enumerate(order)}
     checks, _ = support.check(answer, chunk_texts, embedder)
     dropped: list[str] = []
-    if strict:
-        dropped = [c.text for c in checks if not c.supported]
-        if dropped:
-            answer = _without(answer, dropped)
-            # Renumber what is left: a source cited only by a dropped sentence goes.
-            evidence_of = {i + 1: number for i, number in enumerate(order)}
-            answer, conflicts, again = _number(answer, conflicts, set(evidence_of), {})
-            order = [evidence_of[n] for n in again.order]
-            chunk_texts = {i + 1: by_number[number].hit.text for i, number in enumerate(order)}
-            checks, _ = support.check(answer, chunk_texts, embedder)
+    # Strict: cut what is unsupported until nothing is (what is left is split again, and a cut can join pieces).
+    for _ in range(_STRICT_PASSES if strict else 0):
+        unsupported = [c.text for c in checks if not c.supported]
+        if not unsupported:
+            break
+        dropped += unsupported
+        answer = _without(answer, checks, lambda c: not c.supported)
+        # Renumber what is left: a source cited only by a dropped sentence goes.
+        evidence_of = {i + 1: number for i, number in enumerate(order)}
+        answer, conflicts, again = _number(answer, conflicts, set(evidence_of), {})
+        order = [evidence_of[n] for n in again.order]
+        chunk_texts = {i + 1: by_number[number].hit.text for i, number in enumerate(order)}
+        checks, _ = support.check(answer, chunk_texts, embedder)
     answered = any(c.supported and (answers is None or answers(support.claim_of(c.text))) for c in checks)
     note = ""
     if not answered:
