@@ -48,6 +48,27 @@ def test_sentences_are_not_split_after_abbreviations_or_decimals():
     ]
 
 
+UK_WARDS = (
+    "Two pharmacists observed drug rounds by nurses on two wards in a U.K. hospital and recorded all MAEs "
+    "identified. The observers intervened in cases of potentially harmful errors."
+)
+
+
+def test_an_answer_sentence_is_not_cut_at_a_stop_before_a_lower_case_word():
+    """SciFact walk: "… in a U.K. | hospital and recorded all MAEs identified [1]." became a fragment claim, since
+    the answer's splitter cut where the sources' own splitter does not."""
+    answer = UK_WARDS.replace("identified.", "identified [1].")
+    assert support.split_sentences(answer) == [
+        answer.split(" The observers")[0],
+        "The observers intervened in cases of potentially harmful errors.",
+    ]
+    # A stop that carried its marker still ends the sentence; "pH" and list items start one.
+    assert len(support.split_sentences("Rounds were observed [1]. then nurses were asked [1].")) == 2
+    assert len(support.split_sentences("The buffer was acidic. pH was 4.1 in all samples.")) == 2
+    done = _finish(answer.split(" The observers")[0], _evidence(UK_WARDS))
+    assert done.answer == answer.split(" The observers")[0] and done.answered
+
+
 def test_sentences_end_at_paragraph_breaks_and_after_acronyms_but_not_after_a_heading_number():
     text = (
         "2.1. Volatile analysis\n\nGrains were analysed by GC/MS. Ms. Smith and Dr. Lee ran the assays.\n"

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from apps.citations.answers import similarity
 from apps.citations.answers.citation import ABBREVIATION, best_quote
 from apps.citations.answers.markers import markers_in
-from apps.documents.parsing.sentences import is_list_item
+from apps.documents.parsing.sentences import cannot_start_sentence, is_list_item
 
 SUPPORT_THRESHOLD = 0.5
 LEXICAL_SHARE = 0.6  # of the score; the rest is the rescaled cosine
@@ -24,6 +24,7 @@ LEXICAL_SHARE = 0.6  # of the score; the rest is the rescaled cosine
 # A sentence ends at . ! ? (followed by space or the end) or at a CJK full stop, with any markers after it.
 _END = re.compile(r"(?:[.!?](?=\s|$|\[)|[。！？；])(?:\s*\[\d+\])*")
 _MARKER = re.compile(r"\s*\[\d+\]")
+_MARKED_END = re.compile(r"\[\d+\]\s*$")  # "… [1]." ends its sentence whatever follows
 
 
 @dataclass
@@ -68,13 +69,26 @@ def _item_lines(block: str) -> list[str]:
 def split_sentences(text: str) -> list[str]:
     """Answer text → sentences, each keeping the markers written right after its full stop; paragraph breaks
     always end a sentence, and so does a line break before a list item. Abbreviations ("et al.", "Fig.",
-    initials) and an item's enumerator ("1.") do not."""
+    initials), an item's enumerator ("1.") and a stop before a lower-case word ("U.K. hospital") do not."""
     out: list[str] = []
     for paragraph in (line for block in re.split(r"\n\s*\n", text) for line in _item_lines(block)):
         start = 0
         for match in _END.finditer(paragraph):
             head = paragraph[start : match.start()]
-            if match.group(0)[0] == "." and (ABBREVIATION.search(head + ".") or _ENUMERATOR_ONLY.fullmatch(head)):
+            if (
+                match.group(0)[0] == "."
+                and (
+                    ABBREVIATION.search(head + ".")
+                    or _ENUMERATOR_ONLY.fullmatch(head)
+                    # "in a U.K. hospital": what follows a stop in lower case goes on the sentence, as in the sources'
+                    # own sentences (documents' splitter), unless the stop carried a marker ("… [1]. then …").
+                    or (
+                        match.group(0) == "."
+                        and not _MARKED_END.search(head)
+                        and cannot_start_sentence(paragraph[match.end() :].lstrip())
+                    )
+                )
+            ):
                 continue
             out.append(paragraph[start : match.end()].strip())
             start = match.end()

@@ -90,6 +90,12 @@ def is_list_item(text: str) -> bool:
     return bool(LIST_ITEM.match(text))
 
 
+def cannot_start_sentence(text: str) -> bool:
+    """Whether `text` goes on a sentence rather than starting one: it starts in lower case ("U.K. | hospital",
+    "Ae. | aegypti"), unless with a word such as "pH" or "mRNA", or as a list item ("a) …")."""
+    return bool(text) and text[0].islower() and not _LOWER_START_WORD.match(text) and not is_list_item(text)
+
+
 def is_cjk(ch: str) -> bool:
     return unicodedata.east_asian_width(ch) in ("W", "F")
 
@@ -166,7 +172,7 @@ def _continues(previous: str, piece: str) -> bool:
         return True  # "2." then "Methods were used.": the item's number
     if not _ENDS_SENTENCE.search(previous):
         return True
-    if piece[0].islower() and not _LOWER_START_WORD.match(piece) and not is_list_item(piece):
+    if cannot_start_sentence(piece):
         return True  # "Ae. | aegypti pupae …": a sentence does not start in lower case ("pH", "mRNA" do)
     if piece[0] in _CJK_CONTINUATION:
         return True
