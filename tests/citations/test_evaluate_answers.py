@@ -207,7 +207,12 @@ def test_the_list_questions_are_split_by_source_file():
     for q in questions:
         by_source.setdefault(next(iter(q.relevant)), set()).add(q.split)
     assert all(len(splits) == 1 for splits in by_source.values())  # a file's questions never straddle the split
-    assert {s for splits in by_source.values() for s in splits} == {datasets.TUNE, datasets.HELD_OUT, datasets.FRESH}
+    assert {s for splits in by_source.values() for s in splits} == {
+        datasets.TUNE,
+        datasets.HELD_OUT,
+        datasets.FRESH,
+        datasets.FRESH2,
+    }
     assert all(q.items for q in questions) and len(questions) >= 15
 
 

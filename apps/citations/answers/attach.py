@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from apps.citations.answers import similarity, support
 from apps.citations.answers.citation import best_quote, from_hit
 from apps.citations.answers.claims import non_claim_reason
-from apps.citations.answers.markers import clean_markers, strip_prompt_wrapping
+from apps.citations.answers.markers import clean_markers, strip_prompt_wrapping, with_marker
 from apps.citations.answers.prompt import NOT_ENOUGH, NOT_FROM_LIBRARY
 from apps.citations.answers.types import Evidence
 
@@ -29,7 +29,6 @@ CANDIDATES = 3  # passages scored in full per sentence: the best by shared terms
 # A sentence with at least this share of its terms in the prompt's instructions is the model repeating them
 # ("… with the passage number like [1] after each claim …"), not a claim about the documents.
 ECHO_SHARE = 0.5
-_TERMINAL = ".!?。！？；"
 # Bracket groups right after a sentence's full stop ("… India. 【1】", "… India.\n\n[1]"): the model's markers for
 # that sentence, whatever their form (clean_markers reads them).
 _FOLLOWING = re.compile(r"(?:\s*[\[【][^\[\]【】\n]{0,40}[\]】])+")
@@ -53,14 +52,6 @@ def _could_pass(lexical: float) -> bool:
     return share * lexical + (1 - share) >= support.SUPPORT_THRESHOLD
 
 
-def _marked(sentence: str, marker: str) -> str:
-    """`marker` before the sentence's closing punctuation, as the extractive composer writes it: "… India [1]."."""
-    body = sentence.rstrip()
-    if body and body[-1] in _TERMINAL:
-        return f"{body[:-1]} {marker}{body[-1]}"
-    return f"{body} {marker}"
-
-
 def best_support(claim: str, evidence: Sequence[Evidence], embedder=None) -> Attachment | None:
     """The evidence passage that best supports `claim` as the support check judges it, or None when none does."""
     wanted = similarity.content_terms(claim)
@@ -78,7 +69,7 @@ def best_support(claim: str, evidence: Sequence[Evidence], embedder=None) -> Att
         return None
     # The check itself decides, on the sentence as it will stand (one paragraph per candidate passage), so a
     # marker is attached only where the finishing step's identical check will accept it.
-    probe = "\n\n".join(_marked(claim, f"[{i + 1}]") for i in range(len(scored)))
+    probe = "\n\n".join(with_marker(claim, f"[{i + 1}]") for i in range(len(scored)))
     checks, _ = support.check(probe, {i + 1: item.hit.text for i, (_, item, _) in enumerate(scored)}, embedder)
     if len(checks) != len(scored):  # the claim does not read as one sentence: leave it to the finishing step
         return None
@@ -223,7 +214,7 @@ def _marked_in_place(sentence: str, marker: str) -> str:
     trailing = sentence[len(core) :]
     markers = _TRAILING_MARKERS.search(core)
     head, tail = (core[: markers.start()], core[markers.start() :]) if markers else (core, "")
-    return _marked(head, marker) + tail + trailing
+    return with_marker(head, marker) + tail + trailing
 
 
 def attach_citations(text: str, evidence: Sequence[Evidence], embedder=None) -> str:

@@ -26,7 +26,6 @@ No model writes anything, so no claim can appear that the evidence does not make
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
@@ -35,8 +34,15 @@ from apps.citations.answers.citation import sentences, without_heading, without_
 from apps.citations.answers.claims import non_claim_reason, without_source_markers
 from apps.citations.answers.conflicts import disagree
 from apps.citations.answers.language import detect
+from apps.citations.answers.list_answer import (
+    asks_for_what_was_announced,
+    best_list,
+    lead_in_list,
+    marked,
+    written_list,
+)
 from apps.citations.answers.list_questions import asks_for_several, enumerates
-from apps.citations.answers.lists import ListBlock, enumerator_at, find_lists, is_lead_in
+from apps.citations.answers.lists import is_lead_in
 from apps.citations.answers.question import (
     EXPLAIN_KINDS,
     FACTOID_KINDS,
@@ -50,7 +56,6 @@ from apps.citations.answers.question import (
 )
 from apps.citations.answers.question_items import holds_unit
 from apps.citations.answers.types import ComposeRequest, Conflict, Evidence
-from apps.documents.parsing.sentences import is_list_item, split_sentences
 
 MIN_CHARS, MAX_CHARS = 25, 600
 # Was 12 (MIN_CHARS // 2): CMRC TUNE answers such as "体长可达10公分。" were never candidates. (Composer-only loop,
@@ -82,7 +87,6 @@ KEEP_RATIO = 0.6  # further sentences must score at least this share of the best
 DUPLICATE_JACCARD = 0.6
 FACTOID_SENTENCES = 2  # a one-fact question: the answering sentence and at most one more that also answers
 EXPLAIN_SENTENCES = 3  # how/why/definition: the best sentence and the ones that carry its explanation on
-LIST_ITEMS = 30
 
 
 @dataclass
@@ -271,23 +275,10 @@ class ExtractiveComposer:
         return chosen, conflicts
 
     def list_answer(self, question: Question, evidence: list[Evidence]) -> str:
-        """The answer to a list question: the list whose lead-in (or items, or the heading of the section it is
-        in) best covers the question's key terms, its lead-in first and then every item on its own line, each
-        with its own evidence number; "" when the evidence holds no list on the question."""
-        threshold = self.min_coverage.get(question.language, 0.5)
-        best, best_coverage = None, 0.0
-        for block in find_lists(evidence):
-            if not block.items:
-                continue
-            head = block.lead or block.items[0][1]
-            # The lead-in names what is listed, and so does the heading of its section ("常见问题" over a run of
-            # numbered questions); the items alone can also (an untitled numbered run).
-            lead_coverage = max(key_coverage(question, head), key_coverage(question, f"{block.heading} {head}"))
-            items_coverage = key_coverage(question, " ".join(text for _, text in block.items))
-            coverage = max(lead_coverage, CONTEXT_SHARE * items_coverage + (1 - CONTEXT_SHARE) * lead_coverage)
-            if coverage >= threshold and coverage > best_coverage:
-                best, best_coverage = block, coverage
-        return _written_list(best) if best is not None else self._enumerating_answer(question, evidence)
+        """The answer to a list question: the list on the question (list_answer.best_list) written out, else a
+        list written inside a sentence; "" when the evidence holds neither."""
+        best = best_list(question, evidence, self.min_coverage.get(question.language, 0.5), CONTEXT_SHARE)
+        return written_list(best) if best is not None else self._enumerating_answer(question, evidence)
 
     def _enumerating_answer(self, question: Question, evidence: list[Evidence]) -> str:
         """A list written inside a sentence ("US, CT, MRI, and PET/CT are common imaging methods …"): among the
@@ -307,13 +298,13 @@ class ExtractiveComposer:
         chosen, _ = self.choose(request, ranked, question)
         parts = [lead, *(c for c in chosen if c is not lead)]
         return "".join(
-            ("" if i == 0 else (" " if parts[i - 1].number == c.number else "\n\n")) + _marked(c.text, c.number)
+            ("" if i == 0 else (" " if parts[i - 1].number == c.number else "\n\n")) + marked(c.text, c.number)
             for i, c in enumerate(parts)
         )
 
     def stream(self, request: ComposeRequest) -> Iterator[str | Conflict]:
         question = classify(request.question, [asked for asked, _ in request.history])
-        if question.kind != "list" and _asks_for_what_was_announced(request, question):
+        if question.kind != "list" and asks_for_what_was_announced(request, question):
             question = replace(question, kind="list")
         # "Which PDFs are filtered out …?" asks for a list by its plural noun alone: the list is looked for first,
         # and without one the question is answered as its own kind.
@@ -328,77 +319,6 @@ class ExtractiveComposer:
             return
         for i, c in enumerate(chosen):
             joiner = "" if i == 0 else (" " if chosen[i - 1].number == c.number else "\n\n")
-            yield joiner + _marked(c.text, c.number)
+            yield joiner + marked(c.text, c.number)
         for c in conflicts:
-            yield Conflict(text=_marked(c.text, c.number))
-
-
-# An answer that stopped at a list's lead-in ("… the following assumptions:", "包括以下14个安全要素：").
-_LEAD_IN = re.compile(
-    r"(?:\bfollowing\b|\bas follows\b|以下|如下)[^.。]*[:：]?\s*(?:\[\d+\])?\s*[.。]?\s*$|[:：]\s*(?:\[\d+\])?\s*$",
-    re.I,
-)
-
-
-def _written_list(block: ListBlock) -> str:
-    """A list as answer lines. A lead-in that is the start of a sentence its items finish ("we filter out PDFs
-    that (i) …, (ii) …") is no claim of its own: the whole sentence is the one line. Otherwise the lead-in, then
-    each item's first sentence (an item's head: "• Domain: Beltagy et al. (2019) report …" without the paragraph
-    under it), each on its own line with its evidence number."""
-    if block.fragment:
-        return _marked(" ".join(without_source_markers(block.fragment).split()), block.number)
-    lines = [_marked(block.lead, block.number)] if block.lead else []
-    for number, text in block.items[:LIST_ITEMS]:
-        text = " ".join(without_source_markers(text).split())
-        text = _head_sentence(text)
-        lines.append(_marked(text if is_list_item(text) else f"- {text}", number))
-    return "\n".join(lines)
-
-
-def _head_sentence(item: str) -> str:
-    """An item's first sentence, verbatim, when the item has more and the first says more than its enumerator
-    ("1). 如何删除日期？" stays whole)."""
-    pieces = split_sentences(item)
-    if len(pieces) < 2:
-        return item
-    enumerator = enumerator_at(pieces[0])
-    if enumerator is None or not any(c.isalnum() for c in pieces[0][enumerator.end :]):
-        return item
-    # The splitter collapses whitespace (and closes up CJK line breaks): cut the item where that sentence ends.
-    wanted = [c for c in pieces[0] if not c.isspace()]
-    for end, char in enumerate(item, start=1):
-        if not char.isspace() and char == wanted[0]:
-            wanted.pop(0)
-            if not wanted:
-                return item[:end].rstrip()
-    return item
-
-
-def lead_in_list(sentence: str, number: int, evidence: list[Evidence]) -> str:
-    """The list that `sentence` (evidence `number`) announces, written as a list answer; "" when it is not a
-    lead-in of a list with items. A lead-in alone answers nothing ("… face the following: [1]"), whatever kind
-    of question chose it."""
-    wanted = " ".join(without_source_markers(sentence).split())
-    if not wanted:
-        return ""
-    for block in find_lists(evidence):
-        lead = " ".join(without_source_markers(block.lead).split())
-        if block.number == number and block.items and lead and (lead.endswith(wanted) or wanted.endswith(lead)):
-            return _written_list(block)
-    return ""
-
-
-def _asks_for_what_was_announced(request: ComposeRequest, question: Question) -> bool:
-    """A follow-up ("What are they?", "分别是什么") to an answer that announced a list without giving it."""
-    if not request.history:
-        return False
-    earlier_answer = request.history[-1][1].strip()
-    return bool(_LEAD_IN.search(earlier_answer)) and len(question.key_terms) <= 3
-
-
-def _marked(sentence: str, number: int) -> str:
-    """The marker goes before the sentence's closing punctuation: "… fractures [2]." reads as one claim; after a
-    lead-in's colon, which introduces what follows ("… the following assumptions: [1]")."""
-    if sentence[-1] in ".!?。！？；;":
-        return f"{sentence[:-1]} [{number}]{sentence[-1]}"
-    return f"{sentence} [{number}]"
+            yield Conflict(text=marked(c.text, c.number))

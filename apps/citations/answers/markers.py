@@ -116,3 +116,16 @@ def neutralise_markers(text: str) -> str:
 def markers_in(text: str) -> list[int]:
     """The `[n]` numbers of already clean text, in order of appearance (repeats kept)."""
     return [int(n) for n in re.findall(r"\[(\d+)\]", text)]
+
+
+# Where a marker goes: before a closing stop, so "… fractures [2]." reads as one claim (";" too: a list item).
+_CLOSING = ".!?。！？；;"
+
+
+def with_marker(sentence: str, marker: str) -> str:
+    """`marker` ("[2]") before the sentence's closing punctuation, "… fractures [2]."; after anything else, a
+    lead-in's colon among them, which introduces what follows ("… the following assumptions: [1]")."""
+    body = sentence.rstrip()
+    if body and body[-1] in _CLOSING:
+        return f"{body[:-1]} {marker}{body[-1]}"
+    return f"{body} {marker}"

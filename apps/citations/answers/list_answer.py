@@ -1,0 +1,102 @@
+"""A list question's answer written out (issue 15): which list in the evidence answers the question, and how it
+reads — its lead-in, then each item's head on its own line, each line with the evidence number of the chunk it is
+in. Also the two ways an answer reaches a list without having asked for one: the best sentence is a list's
+lead-in (`lead_in_list`), or a follow-up asks for what the answer before announced (`asks_for_what_was_announced`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from apps.citations.answers.claims import without_source_markers
+from apps.citations.answers.lists import ListBlock, enumerator_at, find_lists
+from apps.citations.answers.markers import with_marker
+from apps.citations.answers.question import Question, key_coverage
+from apps.citations.answers.types import ComposeRequest, Evidence
+from apps.documents.parsing.sentences import is_list_item, split_sentences
+
+LIST_ITEMS = 30  # at most this many items written: a longer run is a table or an index, read at its source
+
+# An answer that stopped at a list's lead-in ("… the following assumptions:", "包括以下14个安全要素：").
+_LEAD_IN = re.compile(
+    r"(?:\bfollowing\b|\bas follows\b|以下|如下)[^.。]*[:：]?\s*(?:\[\d+\])?\s*[.。]?\s*$|[:：]\s*(?:\[\d+\])?\s*$",
+    re.I,
+)
+
+
+def marked(sentence: str, number: int) -> str:
+    """The sentence with evidence `number`'s marker before its closing punctuation ("… fractures [2].")."""
+    return with_marker(sentence, f"[{number}]")
+
+
+def best_list(question: Question, evidence: list[Evidence], threshold: float, context_share: float) -> ListBlock | None:
+    """The list whose lead-in (or items, or the heading of the section it is in) best covers the question's key
+    terms, if that coverage reaches `threshold`; the items' own terms count `context_share`."""
+    best, best_coverage = None, 0.0
+    for block in find_lists(evidence):
+        if not block.items:
+            continue
+        head = block.lead or block.items[0][1]
+        # The lead-in names what is listed, and so does the heading of its section ("常见问题" over a run of
+        # numbered questions); the items alone can also (an untitled numbered run).
+        lead_coverage = max(key_coverage(question, head), key_coverage(question, f"{block.heading} {head}"))
+        items_coverage = key_coverage(question, " ".join(text for _, text in block.items))
+        coverage = max(lead_coverage, context_share * items_coverage + (1 - context_share) * lead_coverage)
+        if coverage >= threshold and coverage > best_coverage:
+            best, best_coverage = block, coverage
+    return best
+
+
+def written_list(block: ListBlock) -> str:
+    """A list as answer lines. A lead-in that is the start of a sentence its items finish ("we filter out PDFs
+    that (i) …, (ii) …") is no claim of its own: the whole sentence is the one line. Otherwise the lead-in, then
+    each item's first sentence (an item's head: "• Domain: Beltagy et al. (2019) report …" without the paragraph
+    under it), each on its own line with its evidence number."""
+    if block.fragment:
+        return marked(" ".join(without_source_markers(block.fragment).split()), block.number)
+    lines = [marked(block.lead, block.number)] if block.lead else []
+    for number, text in block.items[:LIST_ITEMS]:
+        text = _head_sentence(" ".join(without_source_markers(text).split()))
+        lines.append(marked(text if is_list_item(text) else f"- {text}", number))
+    return "\n".join(lines)
+
+
+def _head_sentence(item: str) -> str:
+    """An item's first sentence, verbatim, when the item has more and the first says more than its enumerator
+    ("1). 如何删除日期？" stays whole)."""
+    pieces = split_sentences(item)
+    if len(pieces) < 2:
+        return item
+    enumerator = enumerator_at(pieces[0])
+    if enumerator is None or not any(c.isalnum() for c in pieces[0][enumerator.end :]):
+        return item
+    # The splitter collapses whitespace (and closes up CJK line breaks): cut the item where that sentence ends.
+    wanted = [c for c in pieces[0] if not c.isspace()]
+    for end, char in enumerate(item, start=1):
+        if not char.isspace() and char == wanted[0]:
+            wanted.pop(0)
+            if not wanted:
+                return item[:end].rstrip()
+    return item
+
+
+def lead_in_list(sentence: str, number: int, evidence: list[Evidence]) -> str:
+    """The list that `sentence` (evidence `number`) announces, written as a list answer; "" when it is not a
+    lead-in of a list with items. A lead-in alone answers nothing ("… face the following: [1]"), whatever kind
+    of question chose it."""
+    wanted = " ".join(without_source_markers(sentence).split())
+    if not wanted:
+        return ""
+    for block in find_lists(evidence):
+        lead = " ".join(without_source_markers(block.lead).split())
+        if block.number == number and block.items and lead and (lead.endswith(wanted) or wanted.endswith(lead)):
+            return written_list(block)
+    return ""
+
+
+def asks_for_what_was_announced(request: ComposeRequest, question: Question) -> bool:
+    """A follow-up ("What are they?", "分别是什么") to an answer that announced a list without giving it."""
+    if not request.history:
+        return False
+    earlier_answer = request.history[-1][1].strip()
+    return bool(_LEAD_IN.search(earlier_answer)) and len(question.key_terms) <= 3
