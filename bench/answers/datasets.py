@@ -8,8 +8,8 @@ check them on tiny inputs; `evaluate.py` loads the collections. The TUNE / HELD-
   its passage's.
 - SciFact: claims of qrels/train.tsv are TUNE, of qrels/test.tsv HELD-OUT.
 - List questions (lists.json): source files sorted by path, even index TUNE, odd HELD-OUT; a question with its
-  own "split" ("fresh", "fresh2": questions added later, from files no other question used) keeps it, and its file
-  takes no place in the even/odd order, so adding one never moves an old question to the other split.
+  own "split" ("fresh", "fresh2", "fresh3": questions added later, from files no other question used) keeps it,
+  and its file takes no place in the even/odd order, so adding one never moves an old question to the other split.
 
 Unanswerable sets are made the honest way: the same questions asked in a collection without their own relevant
 passages, so what is left is on the topic but lacks the answer.
@@ -31,17 +31,18 @@ CORPUS = (HERE / ".." / ".." / ".." / "shared" / "corpus").resolve()
 CMRC = CORPUS / "zh-cmrc2018" / "retrieval"
 SCIFACT = CORPUS / "beir-scifact"
 LISTS = HERE / "lists.json"
-# "fresh" (2026-12-02) was measured once before any tuning on it and has been tuned on since 2026-12-03; "fresh2"
-# (2026-12-03, from files used by no other question) is the list set nobody tunes on.
-TUNE, HELD_OUT, FRESH, FRESH2 = "tune", "held-out", "fresh", "fresh2"
-SPLITS = (TUNE, HELD_OUT, FRESH, FRESH2)
+# "fresh" (2026-12-02) and "fresh2" (2026-12-03) were each measured once before any tuning on them and have been
+# tuned on since; "fresh3" (2026-12-03, 30 questions from 17 files no other question uses) is the list set nobody
+# tunes on.
+TUNE, HELD_OUT, FRESH, FRESH2, FRESH3 = "tune", "held-out", "fresh", "fresh2", "fresh3"
+SPLITS = (TUNE, HELD_OUT, FRESH, FRESH2, FRESH3)
 
 
 @dataclass(frozen=True)
 class Question:
     qid: str
     text: str
-    split: str  # TUNE | HELD_OUT | FRESH | FRESH2 (list questions added after the tuning)
+    split: str  # TUNE | HELD_OUT | FRESH | FRESH2 | FRESH3 (list questions added after the tuning)
     relevant: frozenset[str]  # source ids (BEIR doc id, or a list question's source path)
     gold: tuple[str, ...] = ()  # answer strings (CMRC); empty when judged by relevance only (SciFact)
     items: tuple[str, ...] = ()  # list questions: the gold items

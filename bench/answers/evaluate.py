@@ -299,6 +299,8 @@ class Library:
 
     def files(self, slug: str, sources: list[str]) -> tuple[str, dict[int, str]]:
         """A collection of real files read by the ingest service, in this process; (slug, document id → path)."""
+        from django.conf import settings
+
         from apps.documents.models import Collection, Document
         from apps.documents.services.ingest import document_ingest
         from apps.documents.services.uploads import document_add
@@ -309,6 +311,9 @@ class Library:
 
             collection_delete(collection=old)
         collection, _ = Collection.objects.get_or_create(slug=slug, defaults={"name": f"issue 15 evaluation: {slug}"})
+        # No worker runs here: a job must not hand its rest to the queue after a few batches (a long PDF stayed
+        # "processing", its questions unanswerable, until 2026-12-03).
+        settings.PORTAL_INGEST_BATCHES_PER_TASK = 0
         names = {self.file_name(s): s for s in sources}
         for name, source in names.items():
             if Document.objects.filter(collection=collection, original_name=name, status="ready").exists():

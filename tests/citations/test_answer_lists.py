@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from apps.citations.answers.list_answer import written_list
 from apps.citations.answers.lists import ListBlock, continuations, find_lists, is_lead_in
 from apps.citations.answers.service import AskParams, ask
 from apps.citations.answers.types import Evidence
@@ -207,6 +208,77 @@ def test_a_sentence_that_merely_contains_following_is_not_a_lead_in():
     assert is_lead_in("分析结果如下。")
     text = "The following year, the company grew.\n\n1. Sales rose.\n\nProfits fell."
     assert find_lists(_evidence(text)) == []
+
+
+def test_a_letter_that_closes_a_parenthesis_is_no_counter():
+    # "(Grade A) … (category of evidence, 2a; grade of recommendation, B)" read as items "A)" and "B)" had made a
+    # list out of two recommendations, which then answered a question about contraindications.
+    text = (
+        "PEG-based regimens are first-line recommendation (Grade A) [3]. Purgatives are recommended "
+        "(category of evidence, 2a; grade of recommendation, B) [1]."
+    )
+    assert find_lists(_evidence(text)) == []
+    # A counter with its own opening bracket, or after a closed one, still counts.
+    (block,) = find_lists(_evidence("The filter (see above) drops PDFs that (a) fail, (b) are long, (c) are slides."))
+    assert [t for _, t in block.items] == ["(a) fail,", "(b) are long,", "(c) are slides."]
+    (block,) = find_lists(_evidence("Two rules (both old): a) one; b) two; c) three."))
+    assert [t for _, t in block.items] == ["a) one;", "b) two;", "c) three."]
+
+
+def test_clauses_after_a_colon_separated_by_semicolons_are_items():
+    text = (
+        "Sex was determined by inspection. The following measurements were made using digital calipers: "
+        "snout-vent length (SVL) – from cloaca to tip of snout; head width (HW) – widest distance; "
+        "head length (HL) – to tip of snout; hand length (HA) – from"
+    )
+    (block,) = find_lists(_evidence(text))
+    assert block.lead == "The following measurements were made using digital calipers:"
+    # The last clause, cut off where the chunk ends, is no item.
+    assert [t for _, t in block.items] == [
+        "snout-vent length (SVL) – from cloaca to tip of snout;",
+        "head width (HW) – widest distance;",
+        "head length (HL) – to tip of snout;",
+    ]
+    (block,) = find_lists(_evidence("安全保护能力包括：物理安全；网络安全；主机安全。"))
+    assert [t for _, t in block.items] == ["物理安全；", "网络安全；", "主机安全。"]
+    # Two clauses are a sentence with a semicolon, not a list.
+    assert find_lists(_evidence("Results: the yield rose; the cost fell.")) == []
+
+
+def test_labelled_counters_with_their_text_on_the_next_line_and_the_lines_that_name_the_list():
+    # GB/T 7714's examples as a PDF gives them: "示例1:" on a line, its text on the next; the list has no
+    # lead-in, but the lines before it name it.
+    first = (
+        "个人著者\n\n作者姓名示例\n\n示例1:\n\n李时珍\n\n示例2:\n\n乔纳斯\n\n"
+        "多位著者\n\n8.1.2\n\n作者姓名示例\n\n示例1:\n\n钱学森, 刘再复\n\n示例2:"
+    )
+    second = "李四光, 华罗庚, 茅以升\n\n缺省著者"
+    personal, several = find_lists(_evidence(first, second))
+    assert personal.items == [(1, "示例1: 李时珍"), (1, "示例2: 乔纳斯")]
+    assert "个人著者" in personal.context
+    # The text of "示例2:" is in the next chunk: the item is that text, cited there.
+    assert several.items == [(1, "示例1: 钱学森, 刘再复"), (2, "李四光, 华罗庚, 茅以升")]
+    assert several.context == "多位著者 8.1.2 作者姓名示例"
+    # Without the next chunk, "示例2:" has no text: the written list leaves the bare label out.
+    (_, alone) = find_lists(_evidence(first))
+    assert written_list(alone) == "- 示例1: 钱学森, 刘再复 [1]"
+    steps = "Installation\n\nStep 1: Download the archive.\n\nStep 2: Unpack it.\n\nStep 3: Run setup."
+    (block,) = find_lists(_evidence(steps))
+    assert [t for _, t in block.items] == ["Step 1: Download the archive.", "Step 2: Unpack it.", "Step 3: Run setup."]
+    # A word with a number in running text is no counter ("Phase 2 trials").
+    assert find_lists(_evidence("Phase 2 trials began.\n\nPhase 3 trials followed.")) == []
+
+
+def test_a_copyright_sign_opens_no_item_and_a_keyword_line_does_not_name_a_list():
+    # A paper's first page: the correspondence footnote and "© 2014 …" had read as a bulleted run of two, named
+    # by the keyword line above it, and answered "Which five domains were proposed …?".
+    text = (
+        "Keywords: Non-specific low back pain, Core outcome set, Domains\n\n"
+        "* Correspondence: a.author@vu.nl\n\n© 2014 Chiarotto et al.; licensee BioMed Central."
+    )
+    assert find_lists(_evidence(text)) == []
+    (block,) = find_lists(_evidence("Keywords: pain, domains, outcome sets\n\n• One item.\n\n• Another item."))
+    assert block.context == ""
 
 
 # --- continuations: the chunks a list runs into, from the database ------------------------------------------------

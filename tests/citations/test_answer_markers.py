@@ -34,6 +34,14 @@ def test_removed_markers_are_reported():
     assert cleaned.text == "A. B [1]."
 
 
+def test_cleaning_removes_a_space_a_marker_left_before_punctuation_but_not_one_that_is_text():
+    assert clean_markers("India [3] . Next [9] , and more [2] .", {2}).text == "India. Next, and more [1]."
+    # A quoted sentence must stay verbatim: the space before "./img/" or ".5" is the source's own.
+    quoted = "你可以把你的图放到如下子目录下(./image/, ./img/, ./figure/) [2]。"
+    assert clean_markers(quoted, {2}).text == quoted.replace("[2]", "[1]")
+    assert clean_markers("A value of .5 was used [2].", {2}).text == "A value of .5 was used [1]."
+
+
 def test_chunk_id_references_map_to_their_evidence_number():
     cleaned = clean_markers("From the paper [ref:9001] and [ref:42].", {1, 2}, chunk_numbers={9001: 2, 7: 1})
     assert cleaned.text == "From the paper [1] and."

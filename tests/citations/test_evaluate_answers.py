@@ -212,6 +212,7 @@ def test_the_list_questions_are_split_by_source_file():
         datasets.HELD_OUT,
         datasets.FRESH,
         datasets.FRESH2,
+        datasets.FRESH3,
     }
     assert all(q.items for q in questions) and len(questions) >= 15
 

@@ -11,6 +11,7 @@ import json
 import re
 import unicodedata
 from pathlib import Path
+from types import SimpleNamespace
 
 import docx
 import pytest
@@ -18,7 +19,15 @@ from lxml import etree
 
 from apps.documents.parsing import ChunkDraft, ParsedDocument, chunk_document, parse_document
 from apps.documents.parsing.blocks import Block
-from apps.documents.parsing.sections import CANONICAL_NAMES, canonical_section, inline_section, is_caption
+from apps.documents.parsing.chunking import _hide_stray_references
+from apps.documents.parsing.sections import (
+    CANONICAL_NAMES,
+    DECLARATION_WEIGHT,
+    canonical_section,
+    inline_section,
+    is_caption,
+    reads_as_references,
+)
 
 CORPUS = (Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus").resolve()
 JATS = CORPUS / "sci-pdf-jats"
@@ -194,7 +203,7 @@ def test_known_papers_in_detail() -> None:
         by_section[c.section].append(c)
     assert {"Abstract", "Introduction", "Conclusions", "Competing interests", "Acknowledgements"} <= set(by_section)
     assert by_section["Abstract"][0].text.startswith("Primary hepatic carcinoma")  # promoted, not labelled
-    assert all(c.weight == 0.0 for s in ("Competing interests", "Acknowledgements") for c in by_section[s])
+    assert all(c.weight == 0.9 for s in ("Competing interests", "Acknowledgements") for c in by_section[s])
     assert any(c.heading_path == ("2. Detection of Primary Hepatic Carcinoma by US",) for c in chunks)
     plos = _chunks(JATS / "papers/plosone-0115884/paper.pdf")  # generic outline ("Section_1")
     etymology = next(c for c in plos if c.text.startswith("Etymology"))
@@ -326,7 +335,7 @@ def test_chinese_sections_in_markdown() -> None:
         ("Results", 1.0, "caption"),
         ("Results", 1.0, "text"),
         ("Discussion", 1.0, "text"),
-        ("Acknowledgements", 0.0, "text"),
+        ("Acknowledgements", 0.9, "text"),
         ("References", 0.0, "text"),
     ]
     assert chunks[0].text.startswith("城市化对区域气候的影响\n\n摘要：")
@@ -421,9 +430,9 @@ def test_run_in_back_matter_and_references_numbering() -> None:
     )
     assert [(c.section, c.weight, c.para_start, c.para_end) for c in chunks] == [
         ("Discussion", 1.0, 0, 1),
-        ("Funding", 0.0, 2, 2),
+        ("Funding", 0.9, 2, 2),
         ("References", 0.0, None, None),
-        ("Appendix", 0.0, 3, 4),  # numbering goes on after the reference list as if it were not there
+        ("Appendix", 1.0, 3, 4),  # numbering goes on after the reference list as if it were not there
     ]
     assert chunks[2].para_ids == ["p3", "p4", "p5"]
 
@@ -434,3 +443,23 @@ def test_no_headings_means_small_sentence_chunks() -> None:
     assert len(chunks) >= 8
     assert all(len(c.text) <= 800 and c.text.endswith(".") for c in chunks)
     assert {c.section for c in chunks} == {""} and {c.weight for c in chunks} == {1.0}
+
+
+def test_declarations_rank_low_and_stray_reference_entries_under_them_not_at_all() -> None:
+    # F1000's two columns put the rest of the reference list under "Acknowledgements": from the first chunk that
+    # reads as entries on, that section is weight 0; the declarations themselves stay findable ("Who funded …?").
+    acknowledgement = "Acknowledgements\n\nWe are grateful to the many folks who helped the longline program."
+    entries = (
+        "Carey AF, Wang G, Su CY, et al.: Odorant reception in the malaria mosquito. Nature. 2010; 464(7285): "
+        "66-71.\n\nPelletier J, Hughes DT, Luetje CW, et al.: An odorant receptor. PLoS One. 2010; 5(4): e10090."
+    )
+    assert reads_as_references(entries) and not reads_as_references(acknowledgement)
+    drafts = [
+        SimpleNamespace(section="Funding", weight=DECLARATION_WEIGHT, text="This work was funded by NOAA."),
+        SimpleNamespace(section="Acknowledgements", weight=DECLARATION_WEIGHT, text=acknowledgement),
+        SimpleNamespace(section="Acknowledgements", weight=DECLARATION_WEIGHT, text=entries),
+        SimpleNamespace(section="Acknowledgements", weight=DECLARATION_WEIGHT, text="the estuarine waters. 2008."),
+        SimpleNamespace(section="Discussion", weight=1.0, text=entries),
+    ]
+    _hide_stray_references(drafts)
+    assert [d.weight for d in drafts] == [DECLARATION_WEIGHT, DECLARATION_WEIGHT, 0.0, 0.0, 1.0]

@@ -141,3 +141,37 @@ def test_many_threads_split_at_once_as_one_does():
     with ThreadPoolExecutor(max_workers=8) as pool:
         got = list(pool.map(module._split_cached.__wrapped__, texts * 3))
     assert got == expected * 3
+
+
+@pytest.mark.parametrize("split", [split_sentences, sentences])
+def test_a_paragraph_break_a_pdf_put_inside_a_sentence_does_not_cut_it(split):
+    # Column and page breaks come out as blank lines: the sentence goes on in lower case, or after a comma.
+    english = (
+        "Prokinetics shorten the GTT. To date, various prokinetics including\n\n"
+        "erythromycin, mosapride and lubiprostone have been investigated."
+    )
+    assert split(english) == [
+        "Prokinetics shorten the GTT.",
+        "To date, various prokinetics including erythromycin, mosapride and lubiprostone have been investigated.",
+    ]
+    assert split("It acts by deterioration of spermatogenesis,\n\nAltered motility and obstruction.") == [
+        "It acts by deterioration of spermatogenesis, Altered motility and obstruction."
+    ]
+    assert split("研究表明，\n\n该方法有效。") == ["研究表明，该方法有效。"]
+    # A heading has no full stop either, but what follows it starts a sentence; so does an item, or a new one.
+    assert split("4. Prokinetics\n\nProkinetics can be used.") == ["4. Prokinetics", "Prokinetics can be used."]
+    assert split("The steps are\n\n1) open the valve.") == ["The steps are", "1) open the valve."]
+    assert split("第一章 绪论\n\n本文研究了方法。") == ["第一章 绪论", "本文研究了方法。"]
+    assert split("It rained.\n\nthen it stopped.") == ["It rained.", "then it stopped."]
+
+
+@pytest.mark.parametrize("split", [split_sentences, sentences])
+def test_a_full_stop_inside_a_path_or_before_a_comma_does_not_end_a_chinese_sentence(split):
+    # pysbd's Chinese rules cut at every "."; no sentence starts with "/", "," or ")", and the source had no
+    # space there, so the pieces join back as written.
+    text = "图1 显示了插图的效果。你可以把你的图放到如下子目录下(./image/, ./img/, ./figure/, ./fig/)。下一句。"
+    assert split(text) == [
+        "图1 显示了插图的效果。",
+        "你可以把你的图放到如下子目录下(./image/, ./img/, ./figure/, ./fig/)。",
+        "下一句。",
+    ]

@@ -9,7 +9,7 @@ from copy import copy
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from apps.documents.parsing.sentences import split_sentences
+from apps.documents.parsing.sentences import paragraphs, split_sentences
 from apps.retrieval.keyword.analyzer import query_terms, terms
 from apps.retrieval.search.hits import CONTENT_CHARS
 from apps.retrieval.search.types import ChunkSource, SearchHit
@@ -74,9 +74,10 @@ def citation_id(document_id: int, chunk_id: int, occurrence: int = 0) -> str:
 
 def sentences(text: str) -> list[str]:
     """The sentences of `text` (whitespace collapsed), not split after abbreviations or a heading's number, and
-    always split at a paragraph break and before a structured abstract's label. The splitting itself is the
-    documents' sentence splitter (pysbd, English and Chinese), so chunking and answers agree on what a sentence is."""
-    parts = (part for block in _PARAGRAPH_BREAK.split(text) for part in _LABEL_AHEAD.split(block))
+    split at a paragraph break (unless a PDF put it inside a sentence) and before a structured abstract's label.
+    The splitting itself is the documents' sentence splitter (pysbd, English and Chinese), so chunking and answers
+    agree on what a sentence is."""
+    parts = (part for block in paragraphs(text) for part in _LABEL_AHEAD.split(block))
     return [sentence for part in parts for sentence in split_sentences(part)]
 
 

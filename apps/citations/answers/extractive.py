@@ -280,6 +280,12 @@ class ExtractiveComposer:
         best = best_list(question, evidence, self.min_coverage.get(question.language, 0.5), CONTEXT_SHARE)
         return written_list(best) if best is not None else self._enumerating_answer(question, evidence)
 
+    def steps_answer(self, question: Question, evidence: list[Evidence]) -> str:
+        """A how-question's answer when the evidence numbers the steps for it: that counted list written out."""
+        threshold = self.min_coverage.get(question.language, 0.5)
+        best = best_list(question, evidence, threshold, CONTEXT_SHARE, steps=True)
+        return written_list(best) if best is not None else ""
+
     def _enumerating_answer(self, question: Question, evidence: list[Evidence]) -> str:
         """A list written inside a sentence ("US, CT, MRI, and PET/CT are common imaging methods …"): among the
         sentences that can answer and score near the best one (KEEP_RATIO), the best that names three or more
@@ -311,6 +317,9 @@ class ExtractiveComposer:
         several = question.kind == "list" or asks_for_several(question.text, question.kind)
         if several and (listed := self.list_answer(replace(question, kind="list"), request.evidence)):
             yield listed
+            return
+        if question.kind == "how" and (steps := self.steps_answer(question, request.evidence)):
+            yield steps  # "怎样用 JabRef 新建文献库…？": the numbered steps listed for it
             return
         ranked = self.score(question, self.candidates(request), request.language)
         chosen, conflicts = self.choose(request, ranked, question)

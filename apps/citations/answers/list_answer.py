@@ -7,8 +7,10 @@ lead-in (`lead_in_list`), or a follow-up asks for what the answer before announc
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from apps.citations.answers.claims import without_source_markers
+from apps.citations.answers.list_enumerators import label_only
 from apps.citations.answers.lists import ListBlock, enumerator_at, find_lists
 from apps.citations.answers.markers import with_marker
 from apps.citations.answers.question import Question, key_coverage
@@ -29,22 +31,46 @@ def marked(sentence: str, number: int) -> str:
     return with_marker(sentence, f"[{number}]")
 
 
-def best_list(question: Question, evidence: list[Evidence], threshold: float, context_share: float) -> ListBlock | None:
-    """The list whose lead-in (or items, or the heading of the section it is in) best covers the question's key
-    terms, if that coverage reaches `threshold`; the items' own terms count `context_share`."""
+def best_list(
+    question: Question, evidence: list[Evidence], threshold: float, context_share: float, steps: bool = False
+) -> ListBlock | None:
+    """The list whose lead-in (or items, or the heading of the section it is in, or the lines just before a list
+    without a lead-in) best covers the question's key terms, if that coverage reaches `threshold`; the items' own
+    terms count `context_share`. With `steps`, only counted lists ("1）…", "Step 2: …"): a procedure."""
     best, best_coverage = None, 0.0
+    weights = noise_weights(question, evidence)
     for block in find_lists(evidence):
-        if not block.items:
+        if not block.items or (steps and not _counted(block)):
             continue
         head = block.lead or block.items[0][1]
         # The lead-in names what is listed, and so does the heading of its section ("常见问题" over a run of
         # numbered questions); the items alone can also (an untitled numbered run).
-        lead_coverage = max(key_coverage(question, head), key_coverage(question, f"{block.heading} {head}"))
-        items_coverage = key_coverage(question, " ".join(text for _, text in block.items))
+        named = f"{block.heading} {block.context} {head}"
+        lead_coverage = max(key_coverage(question, head, weights), key_coverage(question, named, weights))
+        items_coverage = key_coverage(question, " ".join(text for _, text in block.items), weights)
         coverage = max(lead_coverage, context_share * items_coverage + (1 - context_share) * lead_coverage)
         if coverage >= threshold and coverage > best_coverage:
             best, best_coverage = block, coverage
     return best
+
+
+def _counted(block: ListBlock) -> bool:
+    """Every item opens with a counter (not a bullet, not a clause after a colon): steps in their order."""
+    for _, text in block.items:
+        enumerator = enumerator_at(text)
+        if enumerator is None or any(s.startswith("bullet") for s, _ in enumerator.styles):
+            return False
+    return len(block.items) >= 2
+
+
+def noise_weights(question: Question, evidence: list[Evidence]) -> dict[str, float]:
+    """Weight 0 for the question's bigrams across jieba's words ("文模" of 论文|模板, "板插" of 模板|插入) that no
+    evidence passage holds: noise, which would count against every list alike (a list's coverage of
+    "用这个学位论文模板插入表格时要用到哪些命令" was 0.21 with them and is 0.43 without)."""
+    if not question.joins:
+        return {}
+    texts = [unicodedata.normalize("NFKC", e.hit.text).casefold() for e in evidence]
+    return {term: 0.0 for term in question.joins if not any(term in text for text in texts)}
 
 
 def written_list(block: ListBlock) -> str:
@@ -56,6 +82,8 @@ def written_list(block: ListBlock) -> str:
         return marked(" ".join(without_source_markers(block.fragment).split()), block.number)
     lines = [marked(block.lead, block.number)] if block.lead else []
     for number, text in block.items[:LIST_ITEMS]:
+        if label_only(text):
+            continue  # "示例2:" whose text is in a chunk the evidence does not hold: a label says nothing
         text = _head_sentence(" ".join(without_source_markers(text).split()))
         lines.append(marked(text if is_list_item(text) else f"- {text}", number))
     return "\n".join(lines)

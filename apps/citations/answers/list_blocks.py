@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from apps.citations.answers.list_enumerators import SENTENCE_END
+from apps.citations.answers.list_enumerators import CLAUSE_END, SENTENCE_END, label_only
 from apps.citations.answers.list_lines import Line, is_lead_in, last_sentence, lines_of
 from apps.citations.answers.types import Evidence
 
@@ -34,6 +34,9 @@ class ListBlock:
     heading: str = field(
         default="", compare=False
     )  # the section heading of the chunk the list starts in: it names an untitled list ("常见问题")
+    # A list without a lead-in: the lines just before it in its chunk (a heading the chunker did not see, "多位著者
+    # | 8.1.2 | 作者姓名示例" over "示例1: …"), which name what it lists as a heading does.
+    context: str = field(default="", compare=False)
     # The lead-in is the start of a sentence its items finish ("we filter out PDFs that (i) …, (ii) …"): the whole
     # sentence, lead-in and items as written, is the list's claim.
     fragment: str = field(default="", compare=False)
@@ -146,6 +149,13 @@ def scan(lines: list[Line]) -> list[Found]:
                 break
             if current.enumerator is not None and _joins(items, current, crosses):
                 items.append(current)
+            elif items and label_only(items[-1].text):
+                # "示例2:" | its text; when the text is in the next chunk, the item is that text, cited there
+                items[-1] = replace(
+                    items[-1] if not crosses else current,
+                    text=current.text if crosses else f"{items[-1].text} {current.text}",
+                    enumerator=items[-1].enumerator,
+                )
             elif items and _continuation(items[-1], current):
                 if not crosses:  # within one chunk the item is whole again (one space for the break)
                     items[-1] = replace(items[-1], text=f"{items[-1].text} {current.text}")
@@ -168,11 +178,31 @@ def scan(lines: list[Line]) -> list[Found]:
             found.append(Found(block, open_at_end))
             i = max(j, i + 1)
         elif lead is None and (len(items) >= 2 or (items and open_at_end)):
-            found.append(Found(ListBlock(items[0].number, "", pairs), open_at_end))
+            found.append(Found(ListBlock(items[0].number, "", pairs, context=_context(lines, i)), open_at_end))
             i = j
         else:
             i += 1
     return found
+
+
+CONTEXT_LINES = 3  # lines before a list without a lead-in that may name it
+
+
+CONTEXT_CHARS = 40  # a line that names a list is short, as a heading is: not a paragraph
+_LISTING = re.compile(r"[,，;；:：、]")  # nor a keyword line ("Keywords: pain, domains"): a heading lists nothing
+
+
+def _context(lines: list[Line], start: int) -> str:
+    """The up to CONTEXT_LINES short lines before `lines[start]` in its chunk that are not items, end no sentence
+    and list nothing (headings the chunker did not see), nearest last."""
+    before: list[str] = []
+    for line in reversed(lines[max(0, start - CONTEXT_LINES) : start]):
+        if line.number != lines[start].number or line.enumerator is not None:
+            break
+        if len(line.text) > CONTEXT_CHARS or line.text.endswith(tuple(CLAUSE_END)) or _LISTING.search(line.text):
+            break
+        before.insert(0, line.text)
+    return " ".join(before)
 
 
 def runs_of(evidence: Sequence[Evidence]) -> list[list[Evidence]]:

@@ -2,7 +2,8 @@
 
 A counter is 1. 1) 1). (1) a) (a) iv. 一、 （一） ① ⑴ ⒈ (its style is the body's kind and the wrapping, its value the
 number it counts); a bullet is any one non-ASCII symbol or dash, or ASCII * - +, followed by a space. "i." may be
-the letter i or the roman numeral 1: an Enumerator keeps every reading, and a list decides by what counts up.
+the letter i or the roman numeral 1: an Enumerator keeps every reading, and a list decides by what counts up. A
+labelled counter names its kind ("示例1：", "Step 2:", "Example 3."); its text may stand on the next line.
 
 Documents' `sentences.is_list_item` is the definition of a line that starts like an item, which the chunker, the
 PDF line joiner and the answer's support check share. `is_list_item` here builds on it: a line is an item of a
@@ -37,7 +38,13 @@ _COUNTER_CHARS = {
     0x2474: (20, "parenthesised"),
     0x2488: (20, "full-stop"),
 }
+# A labelled counter: a word that names the kind of item, its number and a colon ("示例1：", "Step 2:", "Example
+# 3."), as standards, manuals and textbooks number examples and steps; the item's text may be the next line.
+_LABELLED = re.compile(
+    r"(?P<label>示例|例|步骤|案例|阶段|(?i:example|step|case|stage|phase))\s?(?P<n>\d{1,3})\s?(?:[:：]|\.(?=\s)|、)\s*"
+)
 _MAX_ROMAN = 40
+_NOT_BULLETS = "©®™℗℠°§¶"
 SENTENCE_END = "。！？；.!?;"
 CLAUSE_END = "：:；;。，,.、"
 _DOT_LEADER = re.compile(r"\.{4,}|…{2,}|(?:\. ){3,}|·{4,}")  # table-of-contents lines are not list items
@@ -103,6 +110,8 @@ def is_bullet(char: str) -> bool:
         return True
     if char.isascii() or "\u3000" <= char <= "\u303f" or "\uff00" <= char <= "\uffff":
         return False  # ASCII, CJK/fullwidth punctuation (、。「…) and the replacement character are not bullets
+    if char in _NOT_BULLETS:
+        return False  # "© 2014 the authors", "® registered", "° C": symbols that open no item
     return unicodedata.category(char) in ("Po", "Pd", "So", "Sm", "Co")
 
 
@@ -121,6 +130,8 @@ def enumerator_at(line: str, at: int = 0) -> Enumerator | None:
             while end < len(line) and line[end] == " ":
                 end += 1
             return Enumerator(((style, ord(char) - base + 1),), end) if end < len(line) else None
+    if labelled := _LABELLED.match(line, at):
+        return Enumerator(((f"label-{labelled['label'].lower()}", int(labelled["n"])),), labelled.end())
     if is_bullet(char):
         # A bullet needs the space after it: "-5 °C" and "—and" are not items.
         if at + 1 < len(line) and line[at + 1] in " \t\u3000" and line[at + 1 :].strip():
@@ -158,12 +169,27 @@ def is_list_item(line: str) -> bool:
     documents' definition (`sentences.is_list_item`) or this reader's own counters and bullets."""
     line = line.strip()
     enumerator = enumerator_at(line)
-    if enumerator is None or not _has_content(line[enumerator.end :]) or _DOT_LEADER.search(line):
+    if enumerator is None or _DOT_LEADER.search(line):
+        return False
+    if _labelled(enumerator):
+        return True  # "示例1：" alone: its text is the next line
+    if not _has_content(line[enumerator.end :]):
         return False
     return starts_like_item(line) or _only_here(enumerator)
 
 
+def _labelled(enumerator: Enumerator) -> bool:
+    return any(s.startswith("label-") for s, _ in enumerator.styles)
+
+
+def label_only(line: str) -> bool:
+    """`line` is a labelled counter and nothing else ("示例2:"): the item's text is on the next line."""
+    enumerator = enumerator_at(line.strip())
+    return enumerator is not None and _labelled(enumerator) and not line.strip()[enumerator.end :]
+
+
 def _only_here(enumerator: Enumerator) -> bool:
     """Enumerators documents' pattern does not list but that only ever open an item: one-character counters
-    (⑴ ❶ ⒈) and symbol bullets followed by a space (● ■ ◆ ▶)."""
-    return any(s.startswith(("circled", "parenthesised", "full-stop", "bullet")) for s, _ in enumerator.styles)
+    (⑴ ❶ ⒈), symbol bullets followed by a space (● ■ ◆ ▶) and labelled counters ("示例1：", "Step 2:")."""
+    only = ("circled", "parenthesised", "full-stop", "bullet", "label-")
+    return any(s.startswith(only) for s, _ in enumerator.styles)

@@ -48,6 +48,8 @@ def _inline_items(text: str) -> list[int]:
             continue
         if any(s.startswith("bullet") for s, _ in enum.styles):
             continue
+        if _closes_a_bracket(text, i, enum):
+            continue  # "(Grade A)", "(category of evidence, 2a; grade of recommendation, B)": not counters
         before = text[:i].rstrip()
         starts.append((i, enum, not before or before[-1] in CLAUSE_END))
     best: list[int] = []
@@ -63,6 +65,15 @@ def _inline_items(text: str) -> list[int]:
         if len(chain) >= 2 and len(chain) > len(best):
             best = chain
     return best or _inline_bullets(text)
+
+
+def _closes_a_bracket(text: str, at: int, enumerator: Enumerator) -> bool:
+    """A counter with only a closing bracket ("A)", "b）") that closes a bracket opened before it on the line is
+    the end of a parenthesis ("… recommendation (Grade A) …"), not an item's counter."""
+    if not all(s.endswith((")", "）")) and "(" not in s for s, _ in enumerator.styles):
+        return False
+    before = text[:at]
+    return before.count("(") + before.count("（") > before.count(")") + before.count("）")
 
 
 def _wrapped(enumerator: Enumerator) -> bool:
@@ -85,6 +96,35 @@ def _inline_bullets(text: str) -> list[int]:
     return []
 
 
+# Items written inside one line without counters: after a colon, clauses separated by semicolons.
+_CLAUSE_ITEMS = 3  # at least this many clauses: two are a sentence with a semicolon
+_COLON = re.compile(r"[:：]\s*")
+_SEMICOLON = re.compile(r"[;；]\s*")
+_ITEM_END = ".;。；!?！？"
+
+
+def _inline_clauses(text: str) -> list[int]:
+    """Where the items of a list written as clauses start ("… were made using digital calipers: snout-vent length
+    (SVL) – from cloaca to tip of snout; head width (HW) – …; head length (HL) – …", "包括：物理安全；网络安全；…"):
+    after the line's first colon, at least _CLAUSE_ITEMS clauses separated by semicolons."""
+    colon = _COLON.search(text)
+    if colon is None or colon.end() >= len(text):
+        return []
+    cuts = [colon.end()] + [m.end() for m in _SEMICOLON.finditer(text, colon.end()) if m.end() < len(text)]
+    return cuts if len(cuts) >= _CLAUSE_ITEMS else []
+
+
+def _clause_lines(number: int, line: str, cuts: list[int]) -> list[Line]:
+    """The lead-in and the clause items of `line`, each item counted in order (style "clause", 1, 2, …) so the
+    list reader treats them as one list; a last clause the chunk cut off ("hand length (HA) – from") is no item."""
+    out = [Line(number, line[: cuts[0]].rstrip(), None, introduces=True)]
+    for k, (a, b) in enumerate(zip(cuts, [*cuts[1:], len(line)], strict=True), start=1):
+        piece = line[a:b].rstrip()
+        whole = piece.endswith(tuple(_ITEM_END)) or b < len(line)
+        out.append(Line(number, piece, Enumerator((("clause", k),), 0) if whole else None))
+    return out
+
+
 def lines_of(number: int, text: str, heading: str = "") -> list[Line]:
     """The lines of one chunk (evidence number `number`); `heading` is the chunk's section heading, marked when
     the chunk opens with it."""
@@ -98,6 +138,9 @@ def lines_of(number: int, text: str, heading: str = "") -> list[Line]:
             lines.append(Line(number, line, None, heading=True))
             continue
         cuts = _inline_items(line)
+        if not cuts and (clauses := _inline_clauses(line)):
+            lines += _clause_lines(number, line, clauses)
+            continue
         if cuts and cuts[0] > 0:
             lines.append(Line(number, line[: cuts[0]].rstrip(), None, introduces=True))
         if not cuts:

@@ -89,7 +89,8 @@ def clean_markers(text: str, valid: set[int], chunk_numbers: Mapping[int, int] |
     text = strip_prompt_wrapping(text)
     cleaned = _GROUP.sub(replace, text)
     cleaned = re.sub(r"(\[\d+\])(?:\s*\1)+", r"\1", cleaned)  # "[1][1]" and "[1] [1]" → "[1]"
-    cleaned = re.sub(r"[ \t]+([.,;:!?。，；：！？])", r"\1", cleaned)  # a space left before punctuation
+    # A space left before punctuation ("… India [3] ." with [3] gone); not one before "./img/" or ".5", which is text.
+    cleaned = re.sub(r"[ \t]+([。，；：！？]|[.,;:!?](?=\s|$))", r"\1", cleaned)
     cleaned = re.sub(r"[ \t]{2,}", " ", cleaned)
     return CleanedText(text=cleaned.strip(), order=order, removed=removed)
 

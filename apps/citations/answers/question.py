@@ -30,9 +30,9 @@ from apps.citations.answers.question_cues import (
     KINDS,
     ZH_ANAPHORA,
     ZH_COPULAS,
-    ZH_FUNCTION_FLAGS,
     ZH_QUESTION_WORDS,
     counted_unit,
+    is_function_flag,
     kind_and_rest,
 )
 from apps.citations.answers.question_gate import (
@@ -82,10 +82,20 @@ class Question:
     # The dimension a "how long / how heavy" question measures (question_measures): then an answering sentence
     # writes a quantity of it, not any number.
     measure: str = ""
+    # Chinese key terms that are bigrams across two of jieba's words ("文模" of 论文|模板): a name jieba split needs
+    # them ("梦野久作" → 梦 / 野久 / 作), but most are noise, which evidence that holds none of them can ignore.
+    joins: frozenset[str] = frozenset()
 
     @property
     def factoid(self) -> bool:
         return self.kind in FACTOID_KINDS
+
+
+def _zh_joins(text: str) -> set[str]:
+    """The question's key terms (of `_zh_key_terms`) that no single one of jieba's words holds whole."""
+    text = ZH_QUESTION_WORDS.sub("，", text)
+    words = [word for word, _ in tagged(text)]
+    return {term for term in _zh_key_terms(text) if not any(term in word.casefold() for word in words)}
 
 
 def _zh_key_terms(text: str) -> set[str]:
@@ -95,7 +105,7 @@ def _zh_key_terms(text: str) -> set[str]:
     TUNE split: one-character words as terms of their own matched too much by chance, and sharing a word's weight
     among its bigrams made a long name count too little: it is what tells the passage on the topic apart.)"""
     text = ZH_QUESTION_WORDS.sub("，", text)
-    kept = ["，" if flag.startswith(ZH_FUNCTION_FLAGS) or word in ZH_COPULAS else word for word, flag in tagged(text)]
+    kept = ["，" if is_function_flag(flag) or word in ZH_COPULAS else word for word, flag in tagged(text)]
     return set(query_terms("".join(kept)))
 
 
@@ -152,6 +162,7 @@ def classify(question: str, history: Sequence[str] = ()) -> Question:
         anchors |= set(earlier.anchors)
         if kind in ("other", "definition") or (earlier.kind == "list" and kind == "yesno"):
             kind = earlier.kind
+    joins = (_zh_joins(rest) & terms) if language == "zh" else set()
     unit = counted_unit(text) if kind == "number" and language == "zh" else ""
     measure = measure_of(text) if kind == "number" else ""
     return Question(
@@ -162,4 +173,5 @@ def classify(question: str, history: Sequence[str] = ()) -> Question:
         anchors=frozenset(anchors),
         unit=unit,
         measure=measure,
+        joins=frozenset(joins),
     )

@@ -23,7 +23,14 @@ _ZH_ORG_NOUNS = (
 )
 _ZH_PLACE_NOUNS = r"(?:国家|城市|省份?|地区|地方|州|县|市|城|岛|山|河|湖|洲|大陆|国)"
 _ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("list", re.compile(r"有哪些|包括哪些|包含哪些|哪几[个种类项条点]|分别是|分别有|列出|列举|哪些")),
+    # "…分别用什么命令", "各个命令分别表示什么", "各级标题是什么": each of several things, asked at once.
+    (
+        "list",
+        re.compile(
+            r"有哪些|包括哪些|包含哪些|哪几[个种类项条点]|分别是|分别有|分别(?=[^，。？?]{0,3}(?:什么|哪))"
+            r"|各[个种类项](?=[^，。？?]{0,8}(?:什么|哪))|列出|列举|哪些"
+        ),
+    ),
     (
         "organisation",
         re.compile(rf"(?:哪[个一家所支]?|什么|何)\s*{_ZH_ORG_NOUNS}|由谁(?:公司|机构)"),
@@ -129,6 +136,15 @@ ZH_ANAPHORA = re.compile(r"它们|他们|她们|这些|那些|其中|它|其|这
 # Chinese words that carry no content: jieba's tags for particles, prepositions, conjunctions, pronouns,
 # adverbs, modal and punctuation, and the copulas.
 ZH_FUNCTION_FLAGS = ("u", "p", "c", "r", "y", "e", "o", "x", "w", "d", "q")
+
+
+def is_function_flag(flag: str) -> bool:
+    """Whether jieba's tag `flag` marks a word without content. By its first letters, as jieba's tags refine
+    ("uj", "ul", "df"), except "eng", a Latin-letter word ("JabRef", "LaTeX"), which starts like "e" (an
+    interjection) and is often the question's most telling term."""
+    return flag != "eng" and flag.startswith(ZH_FUNCTION_FLAGS)
+
+
 ZH_COPULAS = frozenset("是有为在叫被把让将和与及的了着过")
 
 

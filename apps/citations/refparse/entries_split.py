@@ -11,6 +11,8 @@ import itertools
 import re
 from dataclasses import dataclass, field, replace
 
+from apps.documents.parsing.sections import REFERENCE_SIGNAL
+
 from .entries_lines import RefLine
 
 _ANCHOR_RE = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?!\d))\s*")
@@ -27,11 +29,7 @@ _STOP_RE = re.compile(
     r"open peer review|referee report|abbreviations\b|cite this article)",
     re.IGNORECASE,
 )
-SIGNAL_RE = re.compile(
-    r"\b(?:1[6-9]|20)\d{2}[a-z]?\b|\bet al\b|\bJ\.|\bProc\.?\b|\bvol\.|\bpp\.|\bdoi\b|10\.\d{4,}/|Journal|Conference|"
-    r"\bIn:|Press\b|\d+\s*\(\d+\)|\d+\s*[:,]\s*\d+\s*[-\u2013]\s*\d+",
-    re.IGNORECASE,
-)
+SIGNAL_RE = REFERENCE_SIGNAL  # one definition of what a reference entry is made of, shared with the chunker
 YEAR_RE = re.compile(r"\b(?:1[6-9]|20)\d{2}[a-z]?\b|\bin press\b|\bn\.d\.", re.IGNORECASE)
 _AUTHOR_START_RE = re.compile(
     r"^(?:(?:van|von|de|der|den|da|di|du|la|le|del|dos|St\.)\s)*[A-Z\u00c0-\u00de][\w'\u2019\-]+(?:\s[A-Z][\w'\u2019\-]+)?"

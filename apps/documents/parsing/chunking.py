@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from .blocks import Block, ParsedDocument, Rect
 from .section_map import BlockSection, map_sections
-from .sections import DEFAULT_WEIGHT, section_weight
+from .sections import DECLARATION_WEIGHT, DEFAULT_WEIGHT, reads_as_references, section_weight
 from .sentences import split_sentences
 from .textutil import join_blocks
 
@@ -104,7 +104,22 @@ def chunk_document(parsed: ParsedDocument, target_chars: int = 1000, max_chars: 
         draft.section = section.name
         draft.weight = section_weight(section.name) if section.canonical else DEFAULT_WEIGHT
         drafts.append(draft)
+    _hide_stray_references(drafts)
     return drafts
+
+
+def _hide_stray_references(drafts: list) -> None:
+    """Weight 0 for a declaration section's chunks from the first that reads as reference entries on: the rest of
+    a reference list a two-column layout placed under "Acknowledgements" is still a reference list."""
+    hidden_section = None
+    for draft in drafts:
+        if draft.weight != DECLARATION_WEIGHT:
+            hidden_section = None
+            continue
+        if hidden_section != draft.section and reads_as_references(draft.text):
+            hidden_section = draft.section
+        if hidden_section == draft.section:
+            draft.weight = 0.0
 
 
 def _moved(blocks: list[Block], info: list[BlockSection], prev: int, i: int) -> bool:

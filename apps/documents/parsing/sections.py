@@ -68,20 +68,25 @@ _ALIASES: dict[str, tuple[str, ...]] = {
 }
 # fmt: on
 
-# Retrieval weight per canonical section (design: back matter is kept for citations but never ranked). Hybrid
+# Retrieval weight per canonical section (design: the reference list is kept for citations but never ranked). Hybrid
 # search multiplies reciprocal-rank scores by these, and those are flat (1/61 for rank 1, 1/70 for rank 10), so a
 # weight must stay close to 1. Measured on SciFact (every document an abstract, so the label is noise there):
 # nDCG@10 0.707 with no boost, 0.703 at 1.02, 0.696 at 1.05, 0.691 at 1.1 (the earlier 1.5 would be worse still).
 # 1.05 lifts an abstract chunk over a body chunk ranked up to about three places above it, for
 # papers, whose abstract states the findings an answer should cite.
+# A reference list is never ranked: its entries are cited through the chain, and as passages they answer nothing.
+# Declarations (acknowledgements, funding, competing interests, contributions) answer questions about the work
+# itself ("Who funded the survey?") and nothing else: 0.9 lets them through only when they rank near the top (0.9 ×
+# rank 1 is about rank 7). An appendix is the document's own content (NIST SP 800-223's "A.2. Virtualized and
+# Containerized HPC Environments"): ranked as the body is. (Until 2026-12-03 all of these were 0.)
+DECLARATION_WEIGHT = 0.9
 WEIGHTS: dict[str, float] = {
     "Abstract": 1.05,
     "References": 0.0,
-    "Acknowledgements": 0.0,
-    "Appendix": 0.0,
-    "Funding": 0.0,
-    "Competing interests": 0.0,
-    "Author contributions": 0.0,
+    "Acknowledgements": DECLARATION_WEIGHT,
+    "Funding": DECLARATION_WEIGHT,
+    "Competing interests": DECLARATION_WEIGHT,
+    "Author contributions": DECLARATION_WEIGHT,
 }
 DEFAULT_WEIGHT = 1.0
 
@@ -200,6 +205,25 @@ _ALIASES_LONGEST_FIRST = sorted(_BY_ALIAS, key=len, reverse=True)
 
 def section_weight(name: str) -> float:
     return WEIGHTS.get(name, DEFAULT_WEIGHT)
+
+
+# What reference entries are made of: years, "et al", journal abbreviations, volumes and pages, DOIs (the reference
+# parser's signals, apps/citations/refparse, read the same way).
+REFERENCE_SIGNAL = re.compile(
+    r"\b(?:1[6-9]|20)\d{2}[a-z]?\b|\bet al\b|\bJ\.|\bProc\.?\b|\bvol\.|\bpp\.|\bdoi\b|10\.\d{4,}/|Journal|Conference|"
+    r"\bIn:|Press\b|\d+\s*\(\d+\)|\d+\s*[:,]\s*\d+\s*[-\u2013]\s*\d+",
+    re.IGNORECASE,
+)
+# Signals per 100 characters from which a passage reads as reference entries. Measured on the 11 JATS papers: the
+# chunks of F1000's reference columns interleaved with its declarations run 0.9–1.8, those mixing acknowledgement
+# and entries 0.57–0.74; declarations alone 0–0.22 (the MDPI, BMC, Hindawi and PMC papers).
+REFERENCE_DENSITY = 0.5
+
+
+def reads_as_references(text: str) -> bool:
+    """Whether `text` is mostly reference entries (a two-column layout that put part of the reference list under
+    a declaration heading: "Acknowledgements" followed by "Carey AF, Wang G, … et al.: … 2008; 3(8): e3045.")."""
+    return len(REFERENCE_SIGNAL.findall(text)) * 100 >= REFERENCE_DENSITY * max(1, len(text))
 
 
 def is_caption(text: str) -> bool:

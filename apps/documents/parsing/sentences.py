@@ -3,8 +3,11 @@
 pysbd (Golden Rules segmenter, language "en" or "zh") knows decimals, initials, most abbreviations and the CJK
 full stops. What it does not know, corrected here because each is a family rather than an example:
 
-- a paragraph break always ends a sentence (a title or heading line has no full stop of its own), and so does a
-  line break before a list item or after a line that ends a clause ("… the following:"), so each item is one;
+- a paragraph break ends a sentence (a title or heading line has no full stop of its own), except one a PDF put
+  inside a sentence at a column or page break: the paragraph before has no clause end and the next goes on with
+  it ("various prokinetics including | erythromycin …", "… to breach in | the blood-testes barrier, …");
+  a line break before a list item or after a line that ends a clause ("… the following:") ends one too, so each
+  item is one;
 - a closing quote or bracket after a CJK full stop belongs to the sentence it closes ("他说：“好。”");
 - "；" ends a Chinese clause that stands as a sentence, and "。」" ends a sentence as "。”" does;
 - an enumerator alone ("2.", "(3)") is the start of the item after it, not a sentence;
@@ -68,6 +71,7 @@ _ENDS_SENTENCE = re.compile(
 # Words that start in lower case and start a sentence all the same: "pH", "mRNA", "iPSCs", "p53", "eIF4E".
 _LOWER_START_WORD = re.compile(r"^[a-z]+[A-Z0-9]")
 _CJK_CONTINUATION = "，、；：）」』”’》"
+_GLUED = "/\\,;:.)]}%_|"  # ASCII marks no sentence starts with
 _PAIRS = ("()", "[]", "（）", "“”", "「」", "『』", "《》")
 _PAIR_REACH = 3  # pieces looked ahead for the closing bracket or quote: a quotation of a few sentences
 _WIDE = re.compile(
@@ -81,8 +85,34 @@ _SEGMENTERS = threading.local()
 
 def split_sentences(text: str) -> list[str]:
     """The sentences of `text`, whitespace collapsed (no space is left between two CJK characters of a line
-    break). Paragraph breaks always end a sentence; see the module's docstring for the rest."""
+    break). Paragraph breaks end a sentence unless they fall inside one; see the module's docstring."""
     return list(_split_cached(text))
+
+
+def paragraphs(text: str) -> list[str]:
+    """The paragraphs of `text` (split at blank lines), a break inside a sentence mended: the two parts become
+    one paragraph, joined by a line break (which the sentence splitter reads as within a sentence)."""
+    out: list[str] = []
+    for block in PARAGRAPH_BREAK.split(text):
+        if out and _inside_sentence(out[-1], block):
+            out[-1] = f"{out[-1].rstrip()}\n{block.lstrip()}"
+        else:
+            out.append(block)
+    return out
+
+
+# A paragraph that ends like this is cut off inside an enumeration: a comma, "、", an opening bracket or a dash.
+_OPEN_END = re.compile(r"[,，、(（\[“‘–—-]$")
+
+
+def _inside_sentence(before: str, after: str) -> bool:
+    """Whether the paragraph break between `before` and `after` fell inside a sentence: `before` ends no clause
+    (no full stop, colon or semicolon) and `after` cannot start a sentence (lower case, a CJK continuation mark),
+    or `before` ends on a comma. A heading has no full stop either, but what follows it starts a sentence."""
+    before, after = before.rstrip(), after.lstrip()
+    if not before or not after or _LINE_ENDS_UNIT.search(before) or is_list_item(after):
+        return False
+    return cannot_start_sentence(after) or after[0] in _CJK_CONTINUATION or bool(_OPEN_END.search(before))
 
 
 def is_list_item(text: str) -> bool:
@@ -108,7 +138,7 @@ def cjk_count(text: str) -> int:
 @lru_cache(maxsize=4096)
 def _split_cached(text: str) -> tuple[str, ...]:
     out: list[str] = []
-    for paragraph in PARAGRAPH_BREAK.split(text):
+    for paragraph in paragraphs(text):
         for unit in _units(paragraph):
             for part in _LEAD_IN.split(unit):
                 out += _segment(part)
@@ -145,11 +175,16 @@ def _segment(unit: str) -> list[str]:
     if language not in segmenters:
         segmenters[language] = pysbd.Segmenter(language=language, clean=False)
     pieces: list[str] = []
+    cursor = 0
     for raw in segmenters[language].segment(unit):
         for piece in _CJK_SPLIT.split(raw) if language == "zh" or "；" in raw else [raw]:
             piece = piece.strip()
             if not piece:
                 continue
+            # Whether the source had a space before the piece: "(./image/" cut after its "." joins back unspaced.
+            at = unit.find(piece, cursor)
+            spaced = at <= 0 or unit[at - 1].isspace()
+            cursor = at + len(piece) if at >= 0 else cursor
             # A closing quote or bracket pysbd left at the start of the next piece closes the previous one.
             lead = len(piece) - len(piece.lstrip(_CLOSERS))
             if pieces and lead:
@@ -160,7 +195,7 @@ def _segment(unit: str) -> list[str]:
             if pieces and (cut := _TRAILING_ENUMERATOR.search(pieces[-1])):
                 pieces[-1], piece = pieces[-1][: cut.start()], f"{cut.group(0).strip()} {piece}"
             if pieces and _continues(pieces[-1], piece):
-                pieces[-1] = _join(pieces[-1], piece)
+                pieces[-1] = _join(pieces[-1], piece) if spaced else pieces[-1] + piece
             else:
                 pieces.append(piece)
     return _close_open_pairs(pieces)
@@ -174,8 +209,8 @@ def _continues(previous: str, piece: str) -> bool:
         return True
     if cannot_start_sentence(piece):
         return True  # "Ae. | aegypti pupae …": a sentence does not start in lower case ("pH", "mRNA" do)
-    if piece[0] in _CJK_CONTINUATION:
-        return True
+    if piece[0] in _CJK_CONTINUATION or piece[0] in _GLUED:
+        return True  # "…，" or "(./image/, ./img/)" cut at a "." inside a path: nothing starts with these
     if previous.endswith(".") and _ABBREVIATION.search(previous):
         return not _MAY_END.search(previous) or bool(_CANNOT_START.match(piece))
     return False
