@@ -193,7 +193,8 @@ def test_bigrams_across_jieba_words_that_no_evidence_holds_do_not_count_against_
     question = "用这个学位论文模板插入表格时要用到哪些命令？"
     assert {"文模", "板插"} <= classify(question).joins
     evidence = _evidence(
-        "第三章表格引用\n\n1）table 为插入表格提示符；\n\n2）bicaption 为表格标题提示符；\n\n3）hline 为表格行添加的横线。"
+        "第三章表格引用\n\n1）table 为插入表格提示符；\n\n2）bicaption 为表格标题提示符；\n\n"
+        "3）hline 为表格行添加的横线。"
     )
     answer = _answer(question, evidence)
     assert "bicaption" in answer and "hline" in answer
