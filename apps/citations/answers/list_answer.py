@@ -58,7 +58,7 @@ def _counted(block: ListBlock) -> bool:
     """Every item opens with a counter (not a bullet, not a clause after a colon): steps in their order."""
     for _, text in block.items:
         enumerator = enumerator_at(text)
-        if enumerator is None or any(s.startswith("bullet") for s, _ in enumerator.styles):
+        if enumerator is None or enumerator.bullet:
             return False
     return len(block.items) >= 2
 

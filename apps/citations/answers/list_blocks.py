@@ -186,8 +186,6 @@ def scan(lines: list[Line]) -> list[Found]:
 
 
 CONTEXT_LINES = 3  # lines before a list without a lead-in that may name it
-
-
 CONTEXT_CHARS = 40  # a line that names a list is short, as a heading is: not a paragraph
 _LISTING = re.compile(r"[,，;；:：、]")  # nor a keyword line ("Keywords: pain, domains"): a heading lists nothing
 

@@ -61,6 +61,11 @@ class Enumerator:
         return any(s == p and v == pv + 1 for s, v in self.styles for p, pv in previous.styles)
 
     @property
+    def bullet(self) -> bool:
+        """A bullet ("•", "-"): it counts nothing."""
+        return any(s.startswith("bullet") for s, _ in self.styles)
+
+    @property
     def first(self) -> bool:
         """Numbers a list's first item (1, a, i, 一, ①)."""
         return any(v == 1 for _, v in self.styles)

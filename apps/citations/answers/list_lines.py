@@ -46,7 +46,7 @@ def _inline_items(text: str) -> list[int]:
             continue
         if char.isspace() or (enum := enumerator_at(text, i)) is None:
             continue
-        if any(s.startswith("bullet") for s, _ in enum.styles):
+        if enum.bullet:
             continue
         if _closes_a_bracket(text, i, enum):
             continue  # "(Grade A)", "(category of evidence, 2a; grade of recommendation, B)": not counters

@@ -91,22 +91,18 @@ class Question:
         return self.kind in FACTOID_KINDS
 
 
-def _zh_joins(text: str) -> set[str]:
-    """The question's key terms (of `_zh_key_terms`) that no single one of jieba's words holds whole."""
-    text = ZH_QUESTION_WORDS.sub("，", text)
-    words = [word for word, _ in tagged(text)]
-    return {term for term in _zh_key_terms(text) if not any(term in word.casefold() for word in words)}
-
-
-def _zh_key_terms(text: str) -> set[str]:
-    """Bigrams of the question's content runs: jieba marks the function words (particles, prepositions,
-    pronouns …), which are cut out; what is left is bigrammed as the analyzer does, across jieba's own word
-    boundaries, so a name jieba splits ("梦野久作" → 梦 / 野久 / 作) still yields its bigrams. (Measured on the CMRC
-    TUNE split: one-character words as terms of their own matched too much by chance, and sharing a word's weight
-    among its bigrams made a long name count too little: it is what tells the passage on the topic apart.)"""
-    text = ZH_QUESTION_WORDS.sub("，", text)
-    kept = ["，" if is_function_flag(flag) or word in ZH_COPULAS else word for word, flag in tagged(text)]
-    return set(query_terms("".join(kept)))
+def _zh_key_terms(text: str) -> tuple[set[str], set[str]]:
+    """Bigrams of the question's content runs, and those of them that no single one of jieba's words holds whole
+    (Question.joins), from one tagging: jieba marks the function words (particles, prepositions, pronouns …),
+    which are cut out; what is left is bigrammed as the analyzer does, across jieba's own word boundaries, so a
+    name jieba splits ("梦野久作" → 梦 / 野久 / 作) still yields its bigrams. (Measured on the CMRC TUNE split:
+    one-character words as terms of their own matched too much by chance, and sharing a word's weight among its
+    bigrams made a long name count too little: it is what tells the passage on the topic apart.)"""
+    words = tagged(ZH_QUESTION_WORDS.sub("，", text))
+    kept = ["，" if is_function_flag(flag) or word in ZH_COPULAS else word for word, flag in words]
+    terms = set(query_terms("".join(kept)))
+    joins = {term for term in terms if not any(term in word.casefold() for word, _ in words)}
+    return terms, joins
 
 
 def _en_key_terms(text: str) -> set[str]:
@@ -115,7 +111,7 @@ def _en_key_terms(text: str) -> set[str]:
 
 def key_terms_of(text: str, language: str) -> set[str]:
     """The content terms of `text` once its question words are out."""
-    return _zh_key_terms(text) if language == "zh" else _en_key_terms(text)
+    return _zh_key_terms(text)[0] if language == "zh" else _en_key_terms(text)
 
 
 # jieba's tags for names: person, place, organisation, other proper noun, transliteration, Latin-letter word.
@@ -152,7 +148,7 @@ def classify(question: str, history: Sequence[str] = ()) -> Question:
         kind, rest = "other", ZH_QUESTION_WORDS.sub("，", EN_QUESTION_WORDS.sub(" ", text))
     if kind in KIND_NOUNS:
         rest = KIND_NOUNS[kind].sub(" ， ", rest)
-    terms = key_terms_of(rest, language)
+    terms, joins = _zh_key_terms(rest) if language == "zh" else (_en_key_terms(rest), set())
     # A compound question's names belong to one part each: a passage on the other part need not name them.
     anchors = set() if COMPOUND.search(text) else anchors_of(rest, language, kind)
     anaphora = ZH_ANAPHORA if language == "zh" else EN_ANAPHORA
@@ -162,7 +158,6 @@ def classify(question: str, history: Sequence[str] = ()) -> Question:
         anchors |= set(earlier.anchors)
         if kind in ("other", "definition") or (earlier.kind == "list" and kind == "yesno"):
             kind = earlier.kind
-    joins = (_zh_joins(rest) & terms) if language == "zh" else set()
     unit = counted_unit(text) if kind == "number" and language == "zh" else ""
     measure = measure_of(text) if kind == "number" else ""
     return Question(
