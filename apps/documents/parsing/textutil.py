@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .hyphenation import Vocabulary, keep_hyphen
+
 # Presentation-form ligatures that PDF fonts often map to a single code point; spelled out so search
 # and embeddings see ordinary words ("ﬁnd" -> "find").
 LIGATURES = {
@@ -20,10 +22,12 @@ LIGATURES = {
 }
 _LIG_RE = re.compile("|".join(LIGATURES))
 _SPACES_RE = re.compile(r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
-# A word broken at a line end: letter + hyphen, next line starts lowercase. We cannot tell an
-# end-of-line hyphen from a real compound ("cross-validation") without a dictionary; removing it is
-# the lesser evil for search.
+# A hyphen at a line end after a letter, the next line starting in lower case: a word broken by the typesetter
+# ("perfor-" | "mance", closed up) or a compound ("worst-" | "performing", kept); hyphenation.keep_hyphen decides.
 _HYPHEN_END_RE = re.compile(r"[^\W\d_][-\u00ad\u2010]$")
+_HEAD_RE = re.compile(r"[^\W\d_]+(?=[-\u2010]$)")  # the letters before that hyphen ("the" of "state-of-the-")
+_TAIL_RE = re.compile(r"[^\W\d_]+")
+_LONGEST_WORD = 100
 
 
 # TeX-made PDFs often draw an accent as a separate spacing character before the letter
@@ -45,12 +49,13 @@ def _compose_accent(m: re.Match) -> str:
     return unicodedata.normalize("NFC", base + _SPACING_ACCENTS[m.group(1)])
 
 
-def join_blocks(texts: list[str]) -> str:
-    """Join block texts with blank lines, except where a word was cut by a block boundary."""
+def join_blocks(texts: list[str], *, vocabulary: Vocabulary | None = None) -> str:
+    """Join block texts with blank lines, except where a word was cut by a block boundary (a compound's hyphen
+    there is kept, see join_lines)."""
     out = ""
     for text in texts:
         if out and _HYPHEN_END_RE.search(out) and text[:1].islower():
-            out = out[:-1] + text
+            out = _join_at_hyphen(out, text, vocabulary)
         else:
             out = f"{out}\n\n{text}" if out else text
     return out
@@ -62,8 +67,10 @@ def clean_inline(text: str) -> str:
     return _SPACES_RE.sub(" ", text).strip()
 
 
-def join_lines(lines: list[str]) -> str:
-    """Join the visual lines of one paragraph, repairing words hyphenated at a line end."""
+def join_lines(lines: list[str], *, vocabulary: Vocabulary | None = None) -> str:
+    """Join the visual lines of one paragraph, repairing words hyphenated at a line end ("perfor-" | "mance") and
+    keeping a compound's hyphen there ("worst-" | "performing"). `vocabulary` (hyphenation.document_vocabulary of
+    the whole document's lines) lets the document's own spelling decide; without it an English word list does."""
     out = ""
     for raw in lines:
         line = clean_inline(raw)
@@ -71,13 +78,24 @@ def join_lines(lines: list[str]) -> str:
             continue
         if not out:
             out = line
-        elif out.endswith("\u00ad") or (_HYPHEN_END_RE.search(out) and line[:1].islower()):
-            out = out[:-1] + line
+        elif out.endswith("\u00ad"):
+            out = out[:-1] + line  # a soft hyphen is the typesetter's own mark of a broken word
+        elif _HYPHEN_END_RE.search(out) and line[:1].islower():
+            out = _join_at_hyphen(out, line, vocabulary)
         elif joins_without_space(out[-1], line[0]):
             out = out + line  # Chinese/Japanese lines wrap without a space between them
         else:
             out = out + " " + line
     return out.replace("\u00ad", "")
+
+
+def _join_at_hyphen(out: str, line: str, vocabulary: Vocabulary | None) -> str:
+    """`out`, which ends in a hyphen after a letter, joined to `line`, which starts in lower case."""
+    # Only the end of `out` is searched: a paragraph grows line by line and is searched at every hyphen.
+    head, tail = _HEAD_RE.search(out, max(0, len(out) - _LONGEST_WORD)), _TAIL_RE.match(line)
+    if head and tail and keep_hyphen(head.group(), tail.group(), vocabulary):
+        return out + line
+    return out[:-1] + line
 
 
 def _is_cjk(ch: str) -> bool:

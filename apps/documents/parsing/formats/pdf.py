@@ -8,6 +8,7 @@ import pymupdf
 
 from ..blocks import Block, ParsedDocument, Rect
 from ..errors import ParseError
+from ..hyphenation import document_vocabulary
 from ..textutil import clean_inline, normalise_for_match
 from . import pdf_layout as layout  # superscript citations: body_size, footnote_labels, line_text
 from .pdf_byline import first_page_authors, is_placeholder_author
@@ -153,11 +154,13 @@ def _to_blocks(pages: list[list[RawBlock]], toc: list) -> list[Block]:
         styled_pages, styled = style_headings(pages)
         if len(styled) > len(levels):
             pages, levels = styled_pages, styled
+    # The document's own spelling decides whether a line-end hyphen splits a word or joins a compound.
+    vocabulary = document_vocabulary(ln.text for raw_blocks in pages for raw in raw_blocks for ln in raw.lines)
     path: list[tuple[int, str]] = []  # (level, heading text) stack
     blocks: list[Block] = []
     for pno, raw_blocks in enumerate(pages, start=1):
         for raw in raw_blocks:
-            text = raw.text
+            text = raw.joined(vocabulary)
             if not text:
                 continue
             kind = "paragraph"

@@ -9,6 +9,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from ..hyphenation import Vocabulary
 from ..textutil import join_lines
 
 BBox = tuple[float, float, float, float]
@@ -40,7 +41,11 @@ class RawBlock:
 
     @property
     def text(self) -> str:
-        return join_lines([ln.text for ln in self.lines])
+        return self.joined()
+
+    def joined(self, vocabulary: Vocabulary | None = None) -> str:
+        """The block's lines as one paragraph; `vocabulary` (the whole document's) decides line-end hyphens."""
+        return join_lines([ln.text for ln in self.lines], vocabulary=vocabulary)
 
     @property
     def bbox(self) -> BBox:
