@@ -28,6 +28,7 @@ def _harness():
 
 evaluate = _harness()
 datasets = evaluate.datasets
+judging = evaluate.judging
 Question = datasets.Question
 
 
@@ -58,7 +59,7 @@ def test_the_first_claim_is_judged_apart_from_the_answer():
         ],
         [_citation(1, 7), _citation(2, 8)],
     )
-    row = evaluate.judge(result, QUESTION, {7: "P9", 8: "P1"})
+    row = judging.judge(result, QUESTION, {7: "P9", 8: "P1"})
     assert row["contains_gold"] is True
     assert row["first_claim_gold"] is False
     assert row["cited_relevant"] is True  # [2] is the relevant passage
@@ -75,37 +76,37 @@ def test_the_first_claim_is_the_first_sentence_with_citations():
         [_citation(1, 8)],
     )
     question = Question("q2", "How many died?", datasets.TUNE, frozenset({"P1"}), gold=("ten people",))
-    row = evaluate.judge(result, question, {8: "P1"})
+    row = judging.judge(result, question, {8: "P1"})
     assert row["first_claim_gold"] is True and row["first_claim_relevant"] is True
 
 
 def test_gold_is_found_across_line_breaks_markers_and_case():
-    assert evaluate.contains_any("光荣和\nω-force 开发 [1]。", ["光荣和ω-force"])
-    assert evaluate.contains_any("the Barbary\n lion [2] is extinct", ["barbary lion is"])
-    assert evaluate.contains_any("satis- faction with care", ["satisfaction with care"])
-    assert not evaluate.contains_any("光荣开发", ["光荣和ω-force"])
-    assert not evaluate.contains_any("anything", [""])  # an empty gold answer never matches
+    assert judging.contains_any("光荣和\nω-force 开发 [1]。", ["光荣和ω-force"])
+    assert judging.contains_any("the Barbary\n lion [2] is extinct", ["barbary lion is"])
+    assert judging.contains_any("satis- faction with care", ["satisfaction with care"])
+    assert not judging.contains_any("光荣开发", ["光荣和ω-force"])
+    assert not judging.contains_any("anything", [""])  # an empty gold answer never matches
 
 
 def test_answer_length_counts_characters_without_markers():
     result = _result([{"text": "Ten people died. [1]", "citations": [1]}], [_citation(1, 8)])
-    assert evaluate.judge(result, QUESTION, {})["length"] == len("Ten people died.")
+    assert judging.judge(result, QUESTION, {})["length"] == len("Ten people died.")
 
 
 def test_list_item_recall_is_the_share_of_gold_items_named():
     answer = "The networks are: • Management network [1] • High-perfor-\nmance networks [1]"
     items = ["Management network", "High-performance networks", "Auxiliary networks"]
-    assert evaluate.item_recall(answer, items) == pytest.approx(2 / 3)
-    assert evaluate.item_recall(
+    assert judging.item_recall(answer, items) == pytest.approx(2 / 3)
+    assert judging.item_recall(
         "①学校有权\n保管 ②学校可以公布", ["学校有权保管", "学校可以公布", "学校可允许"]
     ) == pytest.approx(2 / 3)
-    assert evaluate.item_recall("anything", []) is None
+    assert judging.item_recall("anything", []) is None
 
 
 def test_summary_counts_unanswered_questions_against_every_share():
     rows = [
         {
-            **evaluate.judge(
+            **judging.judge(
                 _result([{"text": "事故共造成10人死亡。 [1]", "citations": [1]}], [_citation(1, 8)]),
                 QUESTION,
                 {8: "P1"},
@@ -114,7 +115,7 @@ def test_summary_counts_unanswered_questions_against_every_share():
         },
         # Abstained: the gold is in the note's passages, but an abstention is not an answer holding it.
         {
-            **evaluate.judge(
+            **judging.judge(
                 _result([{"text": "10人 [1]", "citations": [1]}], [_citation(1, 8)], answered=False),
                 QUESTION,
                 {8: "P1"},
@@ -122,7 +123,7 @@ def test_summary_counts_unanswered_questions_against_every_share():
             "seconds": 3.0,
         },
     ]
-    summary = evaluate.summarise(rows, answerable=True)
+    summary = judging.summarise(rows, answerable=True)
     assert summary["answered"] == 0.5 and summary["abstained"] == 0.5
     assert summary["first_claim_gold"] == 0.5
     assert summary["contains_gold"] == 0.5  # the abstention's text holds "10人", but it is no answer
@@ -130,7 +131,7 @@ def test_summary_counts_unanswered_questions_against_every_share():
     assert summary["median_length"] == len("事故共造成10人死亡。")  # of answered questions only
     assert summary["p50_seconds"] == 2.0
     assert summary["non_sentence_claims"] == 1  # "10人" is a fragment
-    unanswerable = evaluate.summarise(rows, answerable=False)
+    unanswerable = judging.summarise(rows, answerable=False)
     assert "first_claim_gold" not in unanswerable and unanswerable["abstained"] == 0.5
 
 
@@ -166,7 +167,7 @@ def test_summary_counts_unanswered_questions_against_every_share():
     ],
 )
 def test_the_non_sentence_detector(claim, headings, reason):
-    assert evaluate.non_sentence_reason(claim, headings) == reason
+    assert judging.non_sentence_reason(claim, headings) == reason
 
 
 def test_a_claim_identical_to_its_cited_sources_heading_is_counted():
@@ -177,7 +178,7 @@ def test_a_claim_identical_to_its_cited_sources_heading_is_counted():
         ],
         [_citation(1, 8, "Lessons learned from recruiting socioeconomically disadvantaged smokers", ["Methods"])],
     )
-    row = evaluate.judge(result, QUESTION, {8: "P1"})
+    row = judging.judge(result, QUESTION, {8: "P1"})
     assert [n["reason"] for n in row["non_sentence"]] == ["heading"]
 
 
@@ -286,19 +287,19 @@ def test_the_combined_table_puts_baseline_beside_current():
             "runs": [{**run, "summary": {"questions": 4, "abstained": 0.75, "p50_seconds": 0.5}}],
         },
     }
-    table = evaluate.markdown(combined)
+    table = judging.markdown(combined)
     assert "| cmrc | tune | quick | extractive | 4 |" in table
     assert "0% → 75%" in table and "– → 0.5 |" in table  # shares as percentages, seconds as seconds
 
 
 def test_answers_the_fallback_composer_wrote_are_counted_apart():
-    good = evaluate.judge(
+    good = judging.judge(
         _result([{"text": "事故共造成10人死亡。 [1]", "citations": [1]}], [_citation(1, 8)]), QUESTION, {8: "P1"}
     )
     fallback = _result([{"text": "无关的句子在这里出现了。 [1]", "citations": [1]}], [_citation(1, 9)])
     fallback["diagnostics"]["composer_fallback"] = "llm unavailable (timeout); answered from the evidence instead"
-    rows = [{**good, "seconds": 1.0}, {**evaluate.judge(fallback, QUESTION, {9: "P9"}), "seconds": 1.0}]
-    summary = evaluate.summarise(rows, answerable=True)
+    rows = [{**good, "seconds": 1.0}, {**judging.judge(fallback, QUESTION, {9: "P9"}), "seconds": 1.0}]
+    summary = judging.summarise(rows, answerable=True)
     assert summary["questions"] == 1 and summary["composer_fallbacks"] == 1
     assert summary["first_claim_gold"] == 1.0
 
@@ -310,11 +311,11 @@ def test_the_factoid_figure_counts_only_questions_classify_reads_as_factoid_kind
     other = Question("q2", "这次事故的情况怎么样？", datasets.TUNE, frozenset({"P1"}), gold=("翻车",))
     answer = _result([{"text": "事故共造成10人死亡，另有多人受伤。 [1]", "citations": [1]}], [_citation(1, 8)])
     rows = [
-        {**evaluate.judge(answer, factoid, {8: "P1"}), "seconds": 1.0},
-        {**evaluate.judge(answer, other, {8: "P1"}), "seconds": 1.0},
+        {**judging.judge(answer, factoid, {8: "P1"}), "seconds": 1.0},
+        {**judging.judge(answer, other, {8: "P1"}), "seconds": 1.0},
     ]
     assert [(r["kind"], r["factoid"]) for r in rows] == [("number", True), ("how", False)]
-    summary = evaluate.summarise(rows, answerable=True)
+    summary = judging.summarise(rows, answerable=True)
     assert summary["first_claim_gold"] == 0.5
     assert summary["first_claim_gold_factoid"] == 1.0 and summary["factoid_questions"] == 1
 
@@ -326,6 +327,6 @@ def test_a_side_without_kinds_takes_them_from_the_other_side():
         "baseline": {"questions": [{"set": "cmrc", "rows": [dict(row)]}]},
         "current": {"questions": [{"set": "cmrc", "rows": [{**row, "kind": "date", "factoid": True}]}]},
     }
-    evaluate._share_kinds(sides)
+    judging.share_kinds(sides)
     assert sides["baseline"]["questions"][0]["rows"][0]["kind"] == "date"
     assert sides["baseline"]["questions"][0]["rows"][0]["factoid"] is True

@@ -72,17 +72,24 @@ def _held(term: str, terms: set[str], text: str) -> bool:
     return term in terms or (len(term) == 1 and not term.isascii() and term in text)
 
 
-def support(question: Question, distinctive: Sequence[str], candidate, rescaled_cosine: float, idf: IdfLookup) -> float:
-    """How well one candidate sentence states the claim (0–1): its coverage of the claim's key terms weighted by
-    their collection idf, its share of the distinctive ones (found in the sentence, the one before it or its
-    document's title: a claim's subject is often named only there), and its cosine."""
+def support_parts(
+    question: Question, distinctive: Sequence[str], candidate, rescaled_cosine: float, idf: IdfLookup
+) -> tuple[float, float, float]:
+    """The three measures support() weighs: the candidate's coverage of the claim's key terms weighted by their
+    collection idf, its share of the distinctive ones (found in the sentence, the one before it or its document's
+    title: a claim's subject is often named only there), and its rescaled cosine."""
     weights = {t: 1.0 + idf(t) for t in question.key_terms}
     coverage = key_coverage(question, candidate.text, weights, candidate.terms | candidate.title)
     held = candidate.terms | candidate.context | candidate.title
     text = unicodedata.normalize("NFKC", candidate.text).casefold()
     share = sum(_held(t, held, text) for t in distinctive) / max(1, len(distinctive))
-    w_coverage, w_distinctive, w_cosine = SUPPORT_WEIGHTS
-    return w_coverage * coverage + w_distinctive * share + w_cosine * rescaled_cosine
+    return coverage, share, rescaled_cosine
+
+
+def support(question: Question, distinctive: Sequence[str], candidate, rescaled_cosine: float, idf: IdfLookup) -> float:
+    """How well one candidate sentence states the claim (0–1): support_parts() weighed by SUPPORT_WEIGHTS."""
+    parts = support_parts(question, distinctive, candidate, rescaled_cosine, idf)
+    return sum(w * v for w, v in zip(SUPPORT_WEIGHTS, parts, strict=True))
 
 
 def support_scores(question: Question, candidates: Sequence, idf: IdfLookup, cosines: Sequence[float]) -> list[float]:
@@ -105,11 +112,21 @@ def gate(question: Question, ranked: list, idf: IdfLookup | None) -> list:
         local = similarity.term_weights([c.text for c in ranked])
         idf = lambda term: local.get(term, similarity.absent_weight(len(ranked))) - 1.0  # noqa: E731
     distinctive = distinctive_terms(question, idf)
+    best_of_document: dict[int, tuple[float, tuple[float, float, float]]] = {}
     for c in ranked:
-        value = support(question, distinctive, c, c.similarity, idf)
+        parts = support_parts(question, distinctive, c, c.similarity, idf)
+        value = sum(w * v for w, v in zip(SUPPORT_WEIGHTS, parts, strict=True))
         c.answers = value >= SUPPORT_FLOOR
         if c.answers:
             c.score = value
+        if value > best_of_document.get(c.document_id, (-1.0,))[0]:
+            best_of_document[c.document_id] = (value, parts)
+    # For calibration on whole asks (bench/answers/evaluate.py records it): each document's best sentence.
+    log.debug(
+        "statement gate: best support %.3f",
+        max((v for v, _ in best_of_document.values()), default=0.0),
+        extra={"statement_support": {d: parts for d, (_, parts) in best_of_document.items()}},
+    )
     ranked.sort(key=lambda c: (not c.answers, -c.score, c.rank, c.position))
     return ranked
 
