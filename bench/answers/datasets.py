@@ -8,8 +8,10 @@ check them on tiny inputs; `evaluate.py` loads the collections. The TUNE / HELD-
   its passage's.
 - SciFact: claims of qrels/train.tsv are TUNE, of qrels/test.tsv HELD-OUT.
 - List questions (lists.json): source files sorted by path, even index TUNE, odd HELD-OUT; a question with its
-  own "split" ("fresh", "fresh2", "fresh3": questions added later, from files no other question used) keeps it,
-  and its file takes no place in the even/odd order, so adding one never moves an old question to the other split.
+  own "split" ("fresh", "fresh2", "fresh3", "fresh4": questions added later, from files no other question used)
+  keeps it, and its file takes no place in the even/odd order, so adding one never moves an old question to the
+  other split. A source is a path under the shared corpus, or "bench:PATH" for a document kept in this folder
+  (bench/answers/documents/, see its LICENSES.md).
 
 Unanswerable sets are made the honest way: the same questions asked in a collection without their own relevant
 passages, so what is left is on the topic but lacks the answer.
@@ -32,17 +34,19 @@ CMRC = CORPUS / "zh-cmrc2018" / "retrieval"
 SCIFACT = CORPUS / "beir-scifact"
 LISTS = HERE / "lists.json"
 # "fresh" (2026-12-02) and "fresh2" (2026-12-03) were each measured once before any tuning on them and have been
-# tuned on since; "fresh3" (2026-12-03, 30 questions from 17 files no other question uses) is the list set nobody
-# tunes on.
-TUNE, HELD_OUT, FRESH, FRESH2, FRESH3 = "tune", "held-out", "fresh", "fresh2", "fresh3"
-SPLITS = (TUNE, HELD_OUT, FRESH, FRESH2, FRESH3)
+# tuned on since; "fresh3" (2026-12-03, 30 questions from 17 files no other question uses) and "fresh4"
+# (2026-12-03, 34 questions from 11 files no other question uses, 9 of them kept in documents/) are list sets
+# nobody tunes on.
+TUNE, HELD_OUT, FRESH, FRESH2, FRESH3, FRESH4 = "tune", "held-out", "fresh", "fresh2", "fresh3", "fresh4"
+SPLITS = (TUNE, HELD_OUT, FRESH, FRESH2, FRESH3, FRESH4)
+BENCH = "bench:"  # prefix of a list question's source kept in this folder rather than in the shared corpus
 
 
 @dataclass(frozen=True)
 class Question:
     qid: str
     text: str
-    split: str  # TUNE | HELD_OUT | FRESH | FRESH2 | FRESH3 (list questions added after the tuning)
+    split: str  # TUNE | HELD_OUT | FRESH | FRESH2 | FRESH3 | FRESH4 (list questions added after the tuning)
     relevant: frozenset[str]  # source ids (BEIR doc id, or a list question's source path)
     gold: tuple[str, ...] = ()  # answer strings (CMRC); empty when judged by relevance only (SciFact)
     items: tuple[str, ...] = ()  # list questions: the gold items
@@ -65,6 +69,11 @@ def cmrc_split(article_id: str) -> str:
 def list_split(sources: list[str], source: str) -> str:
     """Half the source files TUNE, half HELD-OUT: sorted by path, even index TUNE."""
     return TUNE if sorted(set(sources)).index(source) % 2 == 0 else HELD_OUT
+
+
+def source_path(source: str) -> Path:
+    """The file of a list question's source: "bench:documents/x.txt" is under this folder, others in the corpus."""
+    return HERE / source.removeprefix(BENCH) if source.startswith(BENCH) else CORPUS / source
 
 
 def read_jsonl(path: Path) -> list[dict]:

@@ -132,7 +132,7 @@ class Library:
                 continue
             Document.objects.filter(collection=collection, original_name=name).delete()
             started = time.perf_counter()
-            with open(datasets.CORPUS / source, "rb") as fh:
+            with open(datasets.source_path(source), "rb") as fh:
                 added = document_add(collection=collection, name=name, fileobj=fh, force=True)
             document_ingest(job_id=added.document.latest_job().pk)
             document = Document.objects.get(pk=added.document.pk)
@@ -143,7 +143,10 @@ class Library:
 
     @staticmethod
     def file_name(source: str) -> str:
-        """A name unique in the collection: sci-pdf-jats/papers/X/paper.pdf → X.pdf."""
+        """A name unique in the collection: sci-pdf-jats/papers/X/paper.pdf → X.pdf; bench:documents/x.txt →
+        bench-x.txt (a document kept in bench/answers/ never takes a corpus file's name)."""
+        if source.startswith(datasets.BENCH):
+            return "bench-" + Path(source.removeprefix(datasets.BENCH)).name
         path = Path(source)
         return f"{path.parent.name}{path.suffix}" if path.stem == "paper" else path.name
 
