@@ -93,12 +93,12 @@ def main() -> None:
             [r for r in rows_of(result, ANSWERABLE, args.depth) if r["split"] == s],
             [r for r in rows_of(result, UNANSWERABLE, args.depth) if r["split"] == s],
         )
-        for s in ("TUNE", "HELD-OUT")
+        for s in ("tune", "held-out")
     }
     if args.weights:
         weights, floor = tuple(args.weights), args.floor
     else:
-        weights, floor, _ = choose(*split["TUNE"], args.goal)
+        weights, floor, _ = choose(*split["tune"], args.goal)
     # The replay's check: at the committed weights and floor, does it answer where the ask answered?
     from_tree = SUPPORT_WEIGHTS, SUPPORT_FLOOR
     asked = [r for pair in split.values() for rows in pair for r in rows]

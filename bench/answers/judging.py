@@ -41,11 +41,13 @@ def claims_of(result: dict) -> list[dict]:
     return [s for s in result.get("sentences", []) if s.get("citations")]
 
 
-# The detector of non-sentence claims. A claim is a sentence when it ends as one (or is a list item), has no "..",
-# holds at least 4 content terms, and is not its source's title or one of its headings.
+# The detector of non-sentence claims. A claim is a sentence when it ends as one (or is a list item), is not cut
+# with "..", holds at least 4 content terms (a lead-in with its first item), and is not its source's title or one of
+# its headings.
 _TERMINAL = re.compile(r"[.!?。！？;；:：…][\"'”’」』）)\]]*$")
 _LIST_ITEM = re.compile(
-    r"^(?:[•·▪◦●\-–*]\s|\(?\d{1,3}[.)、](?!\d)\s?|\(?[a-zA-Z][.)]\s|\([ivxIVX]{1,5}\)\s?|[①-⑳]|[一二三四五六七八九十]{1,3}[、.])"
+    r"^(?:[•·▪◦●\-–*]\s|[(（]?\d{1,3}[.)）、](?!\d)\s?|\(?[a-zA-Z][.)]\s|\([ivxIVX]{1,5}\)\s?|[①-⑳]"
+    r"|[一二三四五六七八九十]{1,3}[、.])"
 )
 _STOPWORDS_WORDS = (
     "a an the and or but of to in on at by for from with as is are was were be been being this that these "
@@ -71,21 +73,40 @@ def content_terms(text: str) -> list[str]:
 # A claim may be a lead-in with its items ("… include: [1] • A [1] • B [1]"): each line and each bulleted item is
 # judged on its own, so an item needs no full stop while a lead-in cut mid-sentence still counts.
 _PARTS = re.compile(r"\n+|\s+(?=[•·▪◦●]\s)")
+_LEAD_COLON = re.compile(r"[:：]\s*$")
+# A sentence cut with "..": two dots, or an ellipsis at the end; not the source's own "…, ..., …" inside a formula
+# or a quotation ("CE = {E1, ..., EM}").
+_CUT = re.compile(r"(?<!\.)\.\.(?!\.)|\.\.\.\W*$")
+# "Note:", "注：": a label, no sentence.
+_LABEL = re.compile(r"^\s*(?:[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'’-]*|[\u3400-\u9fff]{1,4})\s*[:：]\s*$")
 
 
-def non_sentence_reason(claim: str, headings=()) -> str:
+def non_sentence_reason(claim: str, headings=(), next_claim: str = "") -> str:
     """Why `claim` is not a sentence ("" when it is one): no_end, dots, short or heading (of its first failing
-    line or item)."""
+    line or item). `next_claim`: the answer's claim after it, which a lead-in reads on into when it is an item."""
     parts = [p for p in _PARTS.split(without_markers(claim)) if p.strip()]
     if len(parts) > 1:
-        return next((why for p in parts if (why := non_sentence_reason(p, headings))), "")
+        # A lead-in and its first item read as one sentence ("This paper contributes: (1) A prototype …"): a
+        # short lead-in is judged with it, so "Keywords: - Afforestation;" is still short, "注：" alone too.
+        read_on = [
+            parts[k + 1] if _LEAD_COLON.search(p) and _LIST_ITEM.match(parts[k + 1]) else ""
+            for k, p in enumerate(parts[:-1])
+        ] + [""]
+        return next((why for p, on in zip(parts, read_on, strict=True) if (why := _part_reason(p, headings, on))), "")
     text = without_markers(claim)
+    following = without_markers(next_claim)
+    read_on = following if _LEAD_COLON.search(text) and _LIST_ITEM.match(following) else ""
+    return _part_reason(text, headings, read_on)
+
+
+def _part_reason(text: str, headings, read_on: str = "") -> str:
+    """`read_on`: the first item after a lead-in `text`, whose terms the lead-in's count includes."""
     listed = bool(_LIST_ITEM.match(text))
-    if ".." in text:
+    if _CUT.search(text):
         return "dots"
     if not listed and not _TERMINAL.search(text):
         return "no_end"
-    if not listed and len(content_terms(text)) < 4:
+    if not listed and (_LABEL.match(text) or len(content_terms(f"{text} {read_on}")) < 4):
         return "short"
     key = normalise(text).rstrip(".。:：")
     if any(key == normalise(h).rstrip(".。:：") for h in headings if h and h.strip()):
@@ -121,7 +142,10 @@ def judge(result: dict, question, source_of: dict[int, str]) -> dict:
     cited = [source_of.get(c.get("document_id"), "?") for c in result.get("citations", [])]
     first = claims[0] if claims else None
     first_sources = [source_of.get(by_n.get(n, {}).get("document_id"), "?") for n in (first or {}).get("citations", [])]
-    reasons = [(c["text"], non_sentence_reason(c["text"], _headings_of(result, c))) for c in claims]
+    reasons = [
+        (c["text"], non_sentence_reason(c["text"], _headings_of(result, c), nxt["text"] if nxt else ""))
+        for c, nxt in zip(claims, [*claims[1:], None], strict=True)
+    ]
     kind, factoid = question_kind(question.text)
     return {
         "id": question.qid,

@@ -281,6 +281,60 @@ def test_a_copyright_sign_opens_no_item_and_a_keyword_line_does_not_name_a_list(
     assert block.context == ""
 
 
+def test_an_item_that_announces_a_list_in_the_next_chunk_is_its_lead_in():
+    # A revtex paper: "a. Epistemic status …" is a run-in paragraph label read as item "a.", and its last sentence
+    # announces the "(i) …" list, which starts the next chunk (where no sub-list is read under an item).
+    first = "Several concepts are effective descriptors.\n\na. Epistemic status. We distinguish three levels:"
+    second = "(i) quantities fixed by observables; (ii) phenomenological fields; and (iii) analogies. Each is tagged."
+    (block,) = find_lists(_evidence(first, second))
+    assert block.lead == "We distinguish three levels:"
+    assert [t.split(";")[0] for _, t in block.items] == [
+        "(i) quantities fixed by observables",
+        "(ii) phenomenological fields",
+        "(iii) analogies. Each is tagged.",
+    ]
+    # An item whose last sentence announces nothing does not lead the list after it.
+    (block,) = find_lists(_evidence("a. Epistemic status. We tag each variable.", second))
+    assert block.lead == ""
+
+
+def test_pseudo_code_line_numbers_are_counted_items_named_by_the_caption_before_them():
+    caption = (
+        "The edge factors are shared across nodes of one class.\n\nAlgorithm 1 From spatio-temporal graph to S-RNN"
+    )
+    steps = (
+        "Input G = (V, E) Output S-RNN graph 1: Semantically partition edges 2: Find factor components of G "
+        "3: Represent each factor with a nodeRNN Return the graph"
+    )
+    (block,) = find_lists(_evidence(caption, steps))
+    assert block.lead == ""  # "Input G … Output …" heads the steps; the steps do not finish its sentence
+    assert [t for _, t in block.items] == [
+        "1: Semantically partition edges",
+        "2: Find factor components of G",
+        "3: Represent each factor with a nodeRNN Return the graph",
+    ]
+    # Named by the caption at the end of the chunk before, and by the steps' own header.
+    assert block.context == "Algorithm 1 From spatio-temporal graph to S-RNN Input G = (V, E) Output S-RNN graph"
+    # One per line, as most PDFs print an algorithm.
+    (block,) = find_lists(_evidence("1: Partition edges\n\n2: Find factors\n\n3: Represent factors"))
+    assert len(block.items) == 3
+    # A ratio or a time is no counter.
+    assert find_lists(_evidence("Mix the buffer 1:2 with water, and wait until 10:30 before reading.")) == []
+
+
+def test_a_label_is_no_lead_in_and_a_keyword_line_is_no_list():
+    (block,) = find_lists(_evidence("注：\n\n1）运行latex 后显示pdf；\n\n2）按住ctrl 双击也可显示pdf。"))
+    assert block.lead == "" and block.context == "注："
+    assert not written_list(block).startswith("注")
+    (block,) = find_lists(_evidence("This paper contributes:\n\n(1) A reading tool.\n\n(2) A lab study."))
+    assert block.lead == "This paper contributes:"
+    # The clause items after a colon are not read in a keyword line.
+    assert find_lists(_evidence("Keywords: Afforestation; Flow duration curves; Flow reduction; Plantations")) == []
+    # Nor are a figure's panels, named in its caption, a list.
+    caption = "Figure 2: A nodule in the left lobe. (a) CT showed enhancement. (b) MRI showed a typical pattern."
+    assert find_lists(_evidence(caption)) == []
+
+
 # --- continuations: the chunks a list runs into, from the database ------------------------------------------------
 
 
@@ -383,3 +437,18 @@ def test_a_chinese_list_question_and_its_follow_up_get_all_fourteen_items(list_l
         for item, line in lines.items():
             chunk = first_chunk if item in first_chunk.text else second_chunk
             assert f"[{number_of[chunk.pk]}]" in line
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_question_that_asks_for_a_list_or_steps_is_answered_from_twice_the_passages(
+    list_library, personas, monkeypatch
+):
+    from apps.citations.answers import service
+
+    asked_for = []
+    real = service.search
+    monkeypatch.setattr(service, "search", lambda user, params: asked_for.append(params.top_k) or real(user, params))
+    for question in ("What are the assumptions of the MDRPM?", "How is the MDRPM calibrated?", "When was it built?"):
+        ask(personas["viewer"], AskParams(question, collection="lab", depth="quick"))
+    quick = 3  # the quick preset's passages
+    assert asked_for == [2 * quick, 2 * quick, None]

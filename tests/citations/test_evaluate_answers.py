@@ -164,10 +164,24 @@ def test_summary_counts_unanswered_questions_against_every_share():
             "",
         ),
         ("《战国无双3》是由光荣和ω-force开发的战国无双系列的正统第三续作 [1]", (), "no_end"),
+        # A short lead-in reads on into its first item; a label over a term does not make a sentence.
+        ("This paper contributes: [1]\n(1) A prototype scientific paper reading tool, CiteSee. [1]", (), ""),
+        ("Keywords: [1]\n- Afforestation [1];\n- Flow duration curves [1];", (), "short"),
+        ("注： [1]\n1）运行latex 后右边自动显示pdf [1]；", (), "short"),
+        ("1）运行latex 后右边自动显示pdf [1]；\n2）按住ctrl 双击也可显示pdf [1]；", (), ""),
+        ("- 1: Semantically partition edges CE = {E1, ..., EM} [1]", (), ""),  # the source's own ellipsis
+        ("The lion was hunted to extinction in North Africa... [1]", (), "dots"),
     ],
 )
 def test_the_non_sentence_detector(claim, headings, reason):
     assert judging.non_sentence_reason(claim, headings) == reason
+
+
+def test_a_lead_in_claim_reads_on_into_the_item_claim_after_it():
+    assert judging.non_sentence_reason("This paper contributes: [1]") == "short"
+    assert judging.non_sentence_reason("This paper contributes: [1]", (), "(1) A prototype reading tool [1]") == ""
+    assert judging.non_sentence_reason("Keywords: [1]", (), "- Afforestation [1];") == "short"
+    assert judging.non_sentence_reason("This paper contributes: [1]", (), "It is new. [1]") == "short"
 
 
 def test_a_claim_identical_to_its_cited_sources_heading_is_counted():
@@ -214,8 +228,11 @@ def test_the_list_questions_are_split_by_source_file():
         datasets.FRESH,
         datasets.FRESH2,
         datasets.FRESH3,
+        datasets.FRESH4,
     }
     assert all(q.items for q in questions) and len(questions) >= 15
+    kept = [s for s in by_source if s.startswith(datasets.BENCH)]  # documents kept in bench/answers/documents/
+    assert kept and all(datasets.source_path(s).is_file() for s in kept)
 
 
 def test_sampling_is_seeded_and_per_split():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.citations.answers.lists import continuations, find_lists
+from apps.citations.answers.lists import between, continuations, find_lists
 from apps.citations.answers.types import Evidence
 from apps.documents.models import Chunk
 from apps.documents.services.bulk import TextItem, add_texts
@@ -70,3 +70,27 @@ def test_a_list_goes_on_after_a_chunk_that_holds_one_item_s_body_and_ends_at_the
     ]
     # A reader of another collection gets nothing.
     assert continuations(evidence[:1], personas["outsider"]) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_chunk_retrieval_skipped_between_two_it_returned_is_read_in_for_readers_only(
+    collection, personas, embedder
+):
+    (document,) = add_texts(collection, [TextItem("threats.md", "Cluster threats", THREATS)], embedder)
+    chunks = list(
+        Chunk.objects.filter(document=document).select_related("document__collection").order_by("chunk_index")
+    )
+    assert [c.chunk_index for c in chunks] == [0, 1, 2, 3]
+    as_hit = lambda c: hit_of_chunk(c, Ranked(c.pk, 1.0, "fusion"), "", {}, 300)  # noqa: E731
+    # Retrieval returned chunks 0 and 2 (the lead-in and the last items), not the body between them, nor 3.
+    evidence = [Evidence(1, as_hit(chunks[2])), Evidence(2, as_hit(chunks[0]))]
+    hits = between(evidence, personas["viewer"], query="threats")
+    assert [h.chunk_index for h in hits] == [1]
+    # Whole again, the stream reads as one list from the lead-in to the last item.
+    evidence += [Evidence(3, hits[0])]
+    (block,) = [b for b in find_lists(evidence) if b.lead]
+    assert len(block.items) == 4
+    # Nothing is skipped between neighbours, or between chunks two apart of different documents.
+    assert between([Evidence(1, as_hit(chunks[0])), Evidence(2, as_hit(chunks[1]))], personas["viewer"]) == []
+    assert between(evidence[:2], personas["viewer"], limit=0) == []
+    assert between(evidence[:2], personas["outsider"]) == []

@@ -120,7 +120,7 @@ def non_claim_reason(
         return "heading"
     if _is_front_matter(text):
         return "affiliation"
-    if _is_keyword_line(text):
+    if is_keyword_line(text):
         return "keywords"
     if not ended and (_NUMBERED_HEADING.match(text) or (not listed and _title_case(text))) and len(text) <= 120:
         return "heading"
@@ -165,7 +165,8 @@ def _is_figure_label(text: str) -> bool:
     return not _SENTENCE_END.search(rest) and not _CLAUSE_WORD.search(rest)
 
 
-def _is_keyword_line(text: str) -> bool:
+def is_keyword_line(text: str) -> bool:
+    """A line labelled as keywords, or a run of three or more short terms (see the module docstring)."""
     if _KEYWORD_LABEL.match(text):
         return True
     body = re.sub(rf"(?:{_MARKER})+\s*$", "", text).rstrip(" .。;；")

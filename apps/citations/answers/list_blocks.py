@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from apps.citations.answers.list_enumerators import CLAUSE_END, SENTENCE_END, label_only
-from apps.citations.answers.list_lines import Line, is_lead_in, last_sentence, lines_of
+from apps.citations.answers.list_lines import Line, is_label, is_lead_in, last_sentence, lines_of
 from apps.citations.answers.types import Evidence
 
 
@@ -34,8 +34,8 @@ class ListBlock:
     heading: str = field(
         default="", compare=False
     )  # the section heading of the chunk the list starts in: it names an untitled list ("常见问题")
-    # A list without a lead-in: the lines just before it in its chunk (a heading the chunker did not see, "多位著者
-    # | 8.1.2 | 作者姓名示例" over "示例1: …"), which name what it lists as a heading does.
+    # The short lines just before the list or its lead-in (a heading the chunker did not see, "多位著者 | 8.1.2 |
+    # 作者姓名示例" over "示例1: …", a caption "Algorithm 1 …"), which name what it lists as a heading does.
     context: str = field(default="", compare=False)
     # The lead-in is the start of a sentence its items finish ("we filter out PDFs that (i) …, (ii) …"): the whole
     # sentence, lead-in and items as written, is the list's claim.
@@ -130,6 +130,22 @@ def _after_gap(lines: list[Line], j: int, items: list[Line]) -> int | None:
     return None
 
 
+def _announces_a_sub_list(lines: list[Line], i: int) -> bool:
+    """`lines[i]` is an item that ends by announcing a list ("a. Epistemic status. We distinguish three levels:")
+    and the next line opens a list of another style ("(i) …"), which does not join it (it starts in the next chunk,
+    where no sub-list is read under an item): the item's last sentence is that list's lead-in."""
+    line, following = lines[i], lines[i + 1] if i + 1 < len(lines) else None
+    return (
+        line.enumerator is not None
+        and is_lead_in(line.text)
+        and following is not None
+        and following.enumerator is not None
+        and following.enumerator.first
+        and not {s for s, _ in following.enumerator.styles} & {s for s, _ in line.enumerator.styles}
+        and not _joins([line], following, line.number != following.number)
+    )
+
+
 def scan(lines: list[Line]) -> list[Found]:
     found: list[Found] = []
     i = 0
@@ -137,7 +153,11 @@ def scan(lines: list[Line]) -> list[Found]:
         line = lines[i]
         lead = (
             line
-            if line.enumerator is None and not line.heading and (line.introduces or is_lead_in(line.text))
+            if not line.heading
+            and (
+                (line.enumerator is None and (line.introduces or is_lead_in(line.text)))
+                or _announces_a_sub_list(lines, i)
+            )
             else None
         )
         j, items = (i + 1 if lead else i), []
@@ -170,11 +190,19 @@ def scan(lines: list[Line]) -> list[Found]:
             j += 1
         open_at_end = j == len(lines) and (lead is not None or bool(items))
         pairs = [(item.number, item.text) for item in items]
-        if lead is not None and (items or open_at_end):
+        if lead is not None and items and (is_label(lead.text) or _heads_steps(lead, items)):
+            # "注：" / "Note:" over its items, an algorithm's "Input … Output …" over its numbered steps: the text
+            # names the list, it is not a claim.
+            context = " ".join(filter(None, [_context(lines, i), lead.text]))
+            found.append(Found(ListBlock(items[0].number, "", pairs, context=context), open_at_end))
+            i = max(j, i + 1)
+        elif lead is not None and (items or open_at_end):
             fragment = ""
             if lead.introduces and not is_lead_in(lead.text) and items and all(n == lead.number for n, _ in pairs):
                 fragment = " ".join([last_sentence(lead.text), *(text for _, text in pairs)])
-            block = ListBlock(lead.number, last_sentence(lead.text), pairs, fragment=fragment)
+            block = ListBlock(
+                lead.number, last_sentence(lead.text), pairs, context=_context(lines, i), fragment=fragment
+            )
             found.append(Found(block, open_at_end))
             i = max(j, i + 1)
         elif lead is None and (len(items) >= 2 or (items and open_at_end)):
@@ -185,17 +213,30 @@ def scan(lines: list[Line]) -> list[Found]:
     return found
 
 
-CONTEXT_LINES = 3  # lines before a list without a lead-in that may name it
-CONTEXT_CHARS = 40  # a line that names a list is short, as a heading is: not a paragraph
+def _heads_steps(lead: Line, items: list[Line]) -> bool:
+    """The text before pseudo-code's numbered steps on their line ("Input G … Output S-RNN graph 1: … 2: …"): no
+    lead-in, and the steps do not finish its sentence, as "(i) …, (ii) …" finish "we filter out PDFs that"."""
+    return (
+        lead.introduces
+        and not is_lead_in(lead.text)
+        and all(any(s == "line-number" for s, _ in item.enumerator.styles) for item in items)
+    )
+
+
+CONTEXT_LINES = 3  # lines before a list (or its lead-in) that may name it
+# A line that names a list is short, as a heading or a caption is ("Algorithm 1 From spatio-temporal graph to
+# S-RNN"): not a paragraph.
+CONTEXT_CHARS = 80
 _LISTING = re.compile(r"[,，;；:：、]")  # nor a keyword line ("Keywords: pain, domains"): a heading lists nothing
 
 
 def _context(lines: list[Line], start: int) -> str:
-    """The up to CONTEXT_LINES short lines before `lines[start]` in its chunk that are not items, end no sentence
-    and list nothing (headings the chunker did not see), nearest last."""
+    """The up to CONTEXT_LINES short lines before `lines[start]` that are not items, end no sentence and list
+    nothing (headings the chunker did not see, a caption over an algorithm's steps), nearest last; also at the end
+    of the chunk before (the stream is consecutive chunks), not across its section heading."""
     before: list[str] = []
     for line in reversed(lines[max(0, start - CONTEXT_LINES) : start]):
-        if line.number != lines[start].number or line.enumerator is not None:
+        if line.enumerator is not None or line.heading:
             break
         if len(line.text) > CONTEXT_CHARS or line.text.endswith(tuple(CLAUSE_END)) or _LISTING.search(line.text):
             break

@@ -23,6 +23,9 @@ from apps.retrieval.search.types import SearchHit
 # per chunk with pysbd).
 CHUNKS_PER_LIST = 6
 CHUNKS_IN_ALL = 8
+# A chunk retrieval skipped between two it returned of one document (an algorithm's steps between its caption and
+# the text after it, a list's middle items): at most this many are read in.
+GAP_CHUNKS = 4
 
 
 def _open_runs(evidence: Sequence[Evidence]) -> list[list[Evidence]]:
@@ -38,6 +41,53 @@ def _same_list(block: ListBlock, before: ListBlock) -> bool:
     )
 
 
+def _readable_chunks(user, document_id: int, indexes: list[int], section: str | None = None):
+    """The chunks of `document_id` at `indexes` the user may read, in order, from ready documents; back matter
+    (weight 0) only from `section` (a list in back matter goes on in its own section's chunks)."""
+    from django.db.models import Q
+
+    from apps.documents.access import readable_collections
+    from apps.documents.models import Chunk, DocumentStatus
+
+    shown = Q(weight__gt=0) | Q(section=section) if section is not None else Q(weight__gt=0)
+    return (
+        Chunk.objects.filter(
+            shown,
+            document_id=document_id,
+            chunk_index__in=indexes,
+            document__status=DocumentStatus.READY,
+            document__collection__in=readable_collections(user),
+        )
+        .select_related("document__collection")
+        .defer("embedding")
+        .order_by("chunk_index")
+    )
+
+
+def between(evidence: Sequence[Evidence], user, limit: int = GAP_CHUNKS, query: str = "") -> list[SearchHit]:
+    """The chunks retrieval skipped between two it returned of one document (chunks k-1 and k+1 in the evidence,
+    k not): a list question's items are often there, and the stream of consecutive chunks the list reader needs
+    is whole again. The best-ranked pairs first, at most `limit`."""
+    from apps.retrieval.search.hits import make_hit
+    from apps.retrieval.search.service import Ranked
+    from apps.retrieval.search.types import DEPTH_PRESETS
+
+    rank = {}
+    for e in evidence:
+        rank.setdefault((e.hit.document_id, e.hit.chunk_index), e.number)
+    wanted = sorted(
+        (max(rank[(d, k - 1)], rank[(d, k + 1)]), d, k)
+        for d, i in rank
+        for k in (i + 1,)
+        if (d, k) not in rank and (d, k + 1) in rank
+    )[: max(0, limit)]
+    hits = []
+    for _, document_id, index in wanted:
+        for chunk in _readable_chunks(user, document_id, [index]):
+            hits.append(make_hit(chunk, Ranked(chunk.pk, 0.0, "list"), query, {}, DEPTH_PRESETS["deep"].snippet_chars))
+    return hits
+
+
 def continuations(
     evidence: Sequence[Evidence], user, limit: int = CHUNKS_IN_ALL, query: str = "", per_list: int = CHUNKS_PER_LIST
 ) -> list[SearchHit]:
@@ -45,10 +95,6 @@ def continuations(
     retrieval did not return the next chunk: at most `per_list` after one list and `limit` in all, as SearchHits
     built the way search builds them (`query` marks the snippet). Every chunk returned adds items to a list or
     carries an item's body to a later chunk that does."""
-    from django.db.models import Q
-
-    from apps.documents.access import readable_collections
-    from apps.documents.models import Chunk, DocumentStatus
     from apps.retrieval.search.hits import make_hit
     from apps.retrieval.search.service import Ranked
     from apps.retrieval.search.types import DEPTH_PRESETS
@@ -64,19 +110,8 @@ def continuations(
             break
         last = run[-1].hit
         wanted = range(last.chunk_index + 1, last.chunk_index + 1 + room)
-        chunks = (
-            Chunk.objects.filter(
-                # Back matter (weight 0) only when the list itself is there: its section's own chunks.
-                Q(weight__gt=0) | Q(section=last.section),
-                document_id=last.document_id,
-                chunk_index__in=[i for i in wanted if (last.document_id, i) not in present],
-                document__status=DocumentStatus.READY,
-                document__collection__in=readable_collections(user),
-            )
-            .select_related("document__collection")
-            .defer("embedding")
-            .order_by("chunk_index")
-        )
+        indexes = [i for i in wanted if (last.document_id, i) not in present]
+        chunks = _readable_chunks(user, last.document_id, indexes, section=last.section)
         stream = stream_of(run)
         open_list = scan(stream)[-1].block
         expected = last.chunk_index + 1

@@ -43,6 +43,9 @@ _COUNTER_CHARS = {
 _LABELLED = re.compile(
     r"(?P<label>示例|例|步骤|案例|阶段|(?i:example|step|case|stage|phase))\s?(?P<n>\d{1,3})\s?(?:[:：]|\.(?=\s)|、)\s*"
 )
+# A line number of pseudo-code ("1: Semantically partition edges … 2: Find factor components …"), as algorithm
+# environments (algorithmic, algorithm2e) print their steps: a number, a colon and a space.
+_LINE_NUMBER = re.compile(r"(?P<n>\d{1,3}):[ \t]+(?=\S)")
 _MAX_ROMAN = 40
 _NOT_BULLETS = "©®™℗℠°§¶"
 SENTENCE_END = "。！？；.!?;"
@@ -137,6 +140,8 @@ def enumerator_at(line: str, at: int = 0) -> Enumerator | None:
             return Enumerator(((style, ord(char) - base + 1),), end) if end < len(line) else None
     if labelled := _LABELLED.match(line, at):
         return Enumerator(((f"label-{labelled['label'].lower()}", int(labelled["n"])),), labelled.end())
+    if numbered := _LINE_NUMBER.match(line, at):
+        return Enumerator((("line-number", int(numbered["n"])),), numbered.end())
     if is_bullet(char):
         # A bullet needs the space after it: "-5 °C" and "—and" are not items.
         if at + 1 < len(line) and line[at + 1] in " \t\u3000" and line[at + 1 :].strip():
@@ -195,6 +200,7 @@ def label_only(line: str) -> bool:
 
 def _only_here(enumerator: Enumerator) -> bool:
     """Enumerators documents' pattern does not list but that only ever open an item: one-character counters
-    (⑴ ❶ ⒈), symbol bullets followed by a space (● ■ ◆ ▶) and labelled counters ("示例1：", "Step 2:")."""
-    only = ("circled", "parenthesised", "full-stop", "bullet", "label-")
+    (⑴ ❶ ⒈), symbol bullets followed by a space (● ■ ◆ ▶), labelled counters ("示例1：", "Step 2:") and
+    pseudo-code line numbers ("3: Represent each …")."""
+    only = ("circled", "parenthesised", "full-stop", "bullet", "label-", "line-number")
     return any(s.startswith(only) for s, _ in enumerator.styles)

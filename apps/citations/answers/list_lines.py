@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import pysbd
 
+from apps.citations.answers.claims import is_keyword_line
 from apps.citations.answers.list_enumerators import (
     CLAUSE_END,
     PAGE_NUMBER,
@@ -25,6 +26,7 @@ from apps.citations.answers.list_enumerators import (
     is_cjk_char,
     is_list_item,
 )
+from apps.documents.parsing.sections import is_caption
 
 
 @dataclass
@@ -79,7 +81,9 @@ def _closes_a_bracket(text: str, at: int, enumerator: Enumerator) -> bool:
 def _wrapped(enumerator: Enumerator) -> bool:
     """A counter in brackets or with a closing one ("(ii)", "b)"): in running prose it still enumerates, as in
     "we filter out PDFs that (i) produce an error …, (ii) have greater than 50 pages …"."""
-    return all(")" in s or "）" in s or s.startswith(("circled", "parenthesised")) for s, _ in enumerator.styles)
+    return all(
+        ")" in s or "）" in s or s.startswith(("circled", "parenthesised", "line-number")) for s, _ in enumerator.styles
+    )
 
 
 def _inline_bullets(text: str) -> list[int]:
@@ -137,6 +141,11 @@ def lines_of(number: int, text: str, heading: str = "") -> list[Line]:
         if not lines and wanted and " ".join(line.split()) == wanted:
             lines.append(Line(number, line, None, heading=True))
             continue
+        if is_keyword_line(line) or is_caption(line):
+            # "Keywords: Afforestation; Flow duration curves; …" lists no items, nor does "Figure 2: … (a) … (b) …"
+            # (a figure's panels).
+            lines.append(Line(number, line, None))
+            continue
         cuts = _inline_items(line)
         if not cuts and (clauses := _inline_clauses(line)):
             lines += _clause_lines(number, line, clauses)
@@ -161,6 +170,15 @@ _CUE_EN = re.compile(
 )
 _CUE_ZH = re.compile(r"(?:以下|如下|下列|下述)[^，,。；;]{0,16}[。：:]$")
 _MARKER_TAIL = re.compile(r"(?:\s*(?:\[\d+(?:[,–-]\s*\d+)*\]|\(ref \d+\)))+(?=\s*[.:：。]?$)")
+
+
+# A label, not a lead-in: one word, or up to four CJK characters, and a colon ("Note:", "注：", "Keywords:"). It
+# announces no list a claim could be made of (a list under it is read without a lead-in, the label naming it).
+_LABEL = re.compile(r"^\s*(?:[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f’'-]*|[\u3400-\u9fff]{1,4})\s*[:：]\s*$")
+
+
+def is_label(text: str) -> bool:
+    return bool(_LABEL.match(_MARKER_TAIL.sub("", text.rstrip())))
 
 
 def is_lead_in(text: str) -> bool:

@@ -137,3 +137,15 @@ _PARENTHESISED = re.compile(r"[(（][^()（）]*(?:[,，、][^()（）,，、]+)
 def enumerates(sentence: str) -> bool:
     """`sentence` names three or more things in a row, in running text or in brackets."""
     return any(p.search(sentence) for p in (_EN_COMMAS, _EN_AND, _ZH_RUN, _PARENTHESISED))
+
+
+# A list's items are spread over more passages than one fact is (a lead-in in one chunk, its items in the next, a
+# second list elsewhere in the paper that is the one asked for), so a question that asks for several things, or
+# for the steps of a procedure, is answered from this many times the depth's passages.
+LIST_EVIDENCE_FACTOR = 2
+
+
+def wants_several(kind: str, text: str) -> bool:
+    """A question (`kind` as question.classify reads it) whose answer is a list: a list question, a plural
+    which/what question, or a how-question (answered by its steps when the evidence numbers them)."""
+    return kind in ("list", "how") or asks_for_several(text, kind)

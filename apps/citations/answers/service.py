@@ -24,6 +24,7 @@ from apps.citations.answers.citation import best_quote, from_hit
 from apps.citations.answers.extractive import ExtractiveComposer
 from apps.citations.answers.finalize import Draft, finish
 from apps.citations.answers.language import detect, phrase
+from apps.citations.answers.list_questions import LIST_EVIDENCE_FACTOR, wants_several
 from apps.citations.answers.markers import neutralise_markers
 from apps.citations.answers.prompt import instructions
 from apps.citations.answers.question import classify
@@ -36,7 +37,7 @@ from apps.documents.access import AnyUser, get_collection_for_user, get_document
 from apps.documents.models import Collection, Document
 from apps.retrieval.api import disclosed_diagnostics
 from apps.retrieval.search.service import query_embedder, search
-from apps.retrieval.search.types import DEPTHS, CollectionNotFound, Filters, SearchParams
+from apps.retrieval.search.types import DEPTH_PRESETS, DEPTHS, CollectionNotFound, Filters, SearchParams
 
 log = logging.getLogger(__name__)
 
@@ -168,11 +169,20 @@ def run(prepared: Prepared) -> Iterator[Event]:
     # A follow-up ("and in children?") needs the earlier question's subject to find anything.
     retrieval_query = f"{p.question} {p.history[-1][0]}" if p.history else p.question
     filters = Filters(document=p.document.pk) if p.document else Filters()
+    asked = classify(p.question, [q for q, _ in p.history])
+    top_k = DEPTH_PRESETS[p.depth].top_k * LIST_EVIDENCE_FACTOR if wants_several(asked.kind, asked.text) else None
     try:
-        response = search(p.user, SearchParams(retrieval_query, (p.collection.slug,), filters, depth=p.depth))
+        response = search(
+            p.user, SearchParams(retrieval_query, (p.collection.slug,), filters, depth=p.depth, top_k=top_k)
+        )
     except CollectionNotFound:
         raise Http404("No such collection.") from None
     evidence = [Evidence(i + 1, hit) for i, hit in enumerate(response.hits)]
+    if top_k is not None:  # a list: the chunks skipped between two retrieved ones of a document may hold it
+        evidence += [
+            Evidence(len(evidence) + i + 1, hit)
+            for i, hit in enumerate(lists.between(evidence, p.user, query=p.question))
+        ]
     # A list's items often go on in the next chunk(s), which retrieval did not return: those chunks join the
     # evidence (only where a list or its lead-in runs to a chunk's end, so most answers fetch nothing).
     evidence += [
@@ -226,7 +236,6 @@ def run(prepared: Prepared) -> Iterator[Event]:
     gate = None
     if p.composer == "llm" and not fallback:
         cited = {a.claim.casefold(): a.evidence_number for a in attacher.attached} if attacher else {}
-        asked = classify(p.question, [q for q, _ in p.history])
         gate = written_claims_gate(asked, request.evidence, language, cited, embedder)
     done = finish(
         draft, evidence, p.question, language, p.strict, p.depth == "deep", p.document is not None, embedder, gate
