@@ -143,8 +143,13 @@ def judge(result: dict, question, source_of: dict[int, str]) -> dict:
     first = claims[0] if claims else None
     first_sources = [source_of.get(by_n.get(n, {}).get("document_id"), "?") for n in (first or {}).get("citations", [])]
     reasons = [
-        (c["text"], non_sentence_reason(c["text"], _headings_of(result, c), nxt["text"] if nxt else ""))
-        for c, nxt in zip(claims, [*claims[1:], None], strict=True)
+        (
+            c["text"],
+            non_sentence_reason(
+                c["text"], _headings_of(result, c), claims[k + 1]["text"] if k + 1 < len(claims) else ""
+            ),
+        )
+        for k, c in enumerate(claims)
     ]
     kind, factoid = question_kind(question.text)
     return {

@@ -322,6 +322,20 @@ def test_pseudo_code_line_numbers_are_counted_items_named_by_the_caption_before_
     assert find_lists(_evidence("Mix the buffer 1:2 with water, and wait until 10:30 before reading.")) == []
 
 
+def test_the_sentence_before_a_list_without_a_lead_in_names_it():
+    text = (
+        "UNDERSTANDING YOUR CAT\n\nAbout cats.\n\nThe needs of cats have changed little from those of their wild "
+        "ancestor, the African wildcat.\n\n• Cats are solitary hunters.\n\n• Cats are territorial animals."
+    )
+    (block,) = find_lists(_evidence(text))
+    assert block.lead == "" and "the African wildcat." in block.context
+    # Only the sentence right before the list: a paragraph further up, or one not ended, names nothing.
+    assert "About cats." not in block.context
+    text = "The needs of cats have changed little, as the wildcat\n\n• Cats are hunters.\n\n• Cats are territorial."
+    (block,) = find_lists(_evidence(text))
+    assert block.context == ""
+
+
 def test_a_label_is_no_lead_in_and_a_keyword_line_is_no_list():
     (block,) = find_lists(_evidence("注：\n\n1）运行latex 后显示pdf；\n\n2）按住ctrl 双击也可显示pdf。"))
     assert block.lead == "" and block.context == "注："

@@ -80,6 +80,25 @@ def test_the_first_claim_is_the_first_sentence_with_citations():
     assert row["first_claim_gold"] is True and row["first_claim_relevant"] is True
 
 
+def test_an_abstention_is_judged_with_no_claims():
+    result = _result([{"text": "The documents in this collection do not answer this.", "citations": []}], [])
+    row = judging.judge({**result, "answered": False}, QUESTION, {})
+    assert row["answered"] is False and row["claims"] == 0 and row["non_sentence"] == []
+
+
+def test_a_lead_in_claim_is_judged_with_the_item_claim_after_it():
+    result = _result(
+        [
+            {"text": "This paper contributes: [1]", "citations": [1]},
+            {"text": "(1) A prototype reading tool [1]", "citations": [1]},
+            {"text": "Keywords: [1]", "citations": [1]},
+        ],
+        [_citation(1, 8)],
+    )
+    row = judging.judge(result, QUESTION, {8: "P1"})
+    assert [n["text"] for n in row["non_sentence"]] == ["Keywords: [1]"]
+
+
 def test_gold_is_found_across_line_breaks_markers_and_case():
     assert judging.contains_any("光荣和\nω-force 开发 [1]。", ["光荣和ω-force"])
     assert judging.contains_any("the Barbary\n lion [2] is extinct", ["barbary lion is"])

@@ -206,7 +206,8 @@ def scan(lines: list[Line]) -> list[Found]:
             found.append(Found(block, open_at_end))
             i = max(j, i + 1)
         elif lead is None and (len(items) >= 2 or (items and open_at_end)):
-            found.append(Found(ListBlock(items[0].number, "", pairs, context=_context(lines, i)), open_at_end))
+            context = _context(lines, i, introduced=True)
+            found.append(Found(ListBlock(items[0].number, "", pairs, context=context), open_at_end))
             i = j
         else:
             i += 1
@@ -230,14 +231,20 @@ CONTEXT_CHARS = 80
 _LISTING = re.compile(r"[,，;；:：、]")  # nor a keyword line ("Keywords: pain, domains"): a heading lists nothing
 
 
-def _context(lines: list[Line], start: int) -> str:
+def _context(lines: list[Line], start: int, introduced: bool = False) -> str:
     """The up to CONTEXT_LINES short lines before `lines[start]` that are not items, end no sentence and list
     nothing (headings the chunker did not see, a caption over an algorithm's steps), nearest last; also at the end
-    of the chunk before (the stream is consecutive chunks), not across its section heading."""
+    of the chunk before (the stream is consecutive chunks), not across its section heading. With `introduced` (a
+    list without a lead-in), the sentence right before the list counts too: it introduces it as a lead-in would,
+    without announcing it ("The needs of today's cats have changed little from those of … the African wildcat."
+    over "• Cats are solitary hunters …")."""
     before: list[str] = []
-    for line in reversed(lines[max(0, start - CONTEXT_LINES) : start]):
+    for k, line in enumerate(reversed(lines[max(0, start - CONTEXT_LINES) : start])):
         if line.enumerator is not None or line.heading:
             break
+        if k == 0 and introduced and line.text.endswith(tuple(SENTENCE_END)):
+            before.insert(0, last_sentence(line.text))
+            continue
         if len(line.text) > CONTEXT_CHARS or line.text.endswith(tuple(CLAUSE_END)) or _LISTING.search(line.text):
             break
         before.insert(0, line.text)
