@@ -334,6 +334,9 @@ def test_the_sentence_before_a_list_without_a_lead_in_names_it():
     text = "The needs of cats have changed little, as the wildcat\n\n• Cats are hunters.\n\n• Cats are territorial."
     (block,) = find_lists(_evidence(text))
     assert block.context == ""
+    # Nor does it name numbered headings that do not start a count ("III." then "A."): a paragraph ends before them.
+    text = "This points to a gap in the literature.\n\nIII. PROBLEM BACKGROUND\n\nA. Reinforcement Learning"
+    assert [b.context for b in find_lists(_evidence(text))] == [""]
 
 
 def test_a_label_is_no_lead_in_and_a_keyword_line_is_no_list():

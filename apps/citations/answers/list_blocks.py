@@ -206,7 +206,10 @@ def scan(lines: list[Line]) -> list[Found]:
             found.append(Found(block, open_at_end))
             i = max(j, i + 1)
         elif lead is None and (len(items) >= 2 or (items and open_at_end)):
-            context = _context(lines, i, introduced=True)
+            # The sentence before introduces a list that starts there: a bulleted one or one counted from its first
+            # ("III. PROBLEM BACKGROUND" | "A. Reinforcement Learning" are headings a paragraph ends before).
+            opens = items[0].enumerator.bullet or items[0].enumerator.first
+            context = _context(lines, i, introduced=opens)
             found.append(Found(ListBlock(items[0].number, "", pairs, context=context), open_at_end))
             i = j
         else:
