@@ -340,6 +340,59 @@ def test_plain_text_paragraphs() -> None:
     assert parse_document("caf\xe9 na\xefve".encode("cp1252"), "x.txt").blocks[0].text == "caf\xe9 na\xefve"
 
 
+RST_TEXT = """============================
+Performance and optimization
+============================
+
+This document explains how to make code faster.
+
+Introduction
+============
+
+Generally one's first concern is to write code that works. The speed of a program
+- which could be an expensive one - is judged later.
+
+Template performance
+--------------------
+
+Note that:
+
+* using blocks is faster than using includes
+  for most templates
+* heavily-fragmented templates can affect performance
+1. a counted item after the bullets
+
+=====  =====
+a      b
+=====  =====
+"""
+
+
+def test_plain_text_titles_and_list_items_as_plain_text_documents_write_them() -> None:
+    parsed = parse_document(RST_TEXT.encode(), "performance.txt")
+    got = [(b.kind, b.text[:30], b.heading_path) for b in parsed.blocks]
+    assert got[:4] == [
+        ("heading", "Performance and optimization", ("Performance and optimization",)),
+        ("paragraph", "This document explains how to ", ("Performance and optimization",)),
+        ("heading", "Introduction", ("Performance and optimization", "Introduction")),
+        ("paragraph", "Generally one's first concern ", ("Performance and optimization", "Introduction")),
+    ]
+    # "- which could be …" inside a paragraph stays in it.
+    assert parsed.blocks[3].text.endswith("The speed of a program - which could be an expensive one - is judged later.")
+    assert [(b.kind, b.line_start, b.line_end) for b in parsed.blocks[4:10]] == [
+        ("heading", 13, 14),
+        ("paragraph", 16, 16),
+        ("list_item", 18, 19),
+        ("list_item", 20, 20),
+        ("list_item", 21, 21),
+        ("paragraph", 23, 25),
+    ]
+    assert parsed.blocks[6].text == "* using blocks is faster than using includes for most templates"
+    assert parsed.blocks[4].heading_path[-1] == "Template performance"
+    # A simple table's borders are no titles.
+    assert parsed.blocks[-1].kind == "paragraph" and parsed.blocks[-1].text.startswith("=====  =====")
+
+
 # --- chunking ----------------------------------------------------------------------------------
 
 

@@ -2,6 +2,13 @@
 
 Markdown gets just enough structure for locating and sectioning: ATX (`## x`) and setext headings,
 fenced code kept whole, list items and pipe tables as their own blocks. Inline markup is left as is.
+
+Plain text gets the structure plain-text documents write without any markup language: a title underlined (and
+perhaps overlined) with a run of one punctuation character ("Install\n=======", reStructuredText's sections, the
+way README.txt files and Python documentation mark them; levels in the order the styles first appear), and list
+items, each its own block, where a block opens with a bullet or counter ("* ", "- ", "• ", "1. ") and a later line
+opens with one at the same indentation. A line that starts with "- " inside a paragraph ("… the cost\n- which …") stays
+in its paragraph.
 """
 
 from __future__ import annotations
@@ -19,6 +26,9 @@ _ATX_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _LIST_RE = re.compile(r"^ {0,3}([-*+]|\d{1,9}[.)])[ \t]+\S")
 _SETEXT_RE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+# Plain text: a title's underline or overline (reStructuredText's adornment characters), and list markers.
+_ADORNMENT_RE = re.compile(r"^([=\-~^\"'`#*+:._])\1{2,}[ \t]*$")
+_TEXT_LIST_RE = re.compile(r"^([ \t]*)([-*+•]|\d{1,3}[.)]|\(\d{1,3}\)|#\.)[ \t]+\S")
 _LINE_SPLIT_RE = re.compile(r"\r\n|\r|\n")
 # Korean is written with spaces between words, so its wrapped lines keep the space Chinese and Japanese lack.
 _HANGUL_RE = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
@@ -93,6 +103,7 @@ class _MarkdownReader:
     path: list[tuple[int, str]] = field(default_factory=list)
     pending: list[tuple[int, str]] = field(default_factory=list)  # (line number, line)
     fence: str | None = None
+    adornments: list[tuple[str, bool]] = field(default_factory=list)  # plain text: title styles, first seen first
 
     def read(self, lines: list[str]) -> list[Block]:
         for lineno, line in enumerate(lines, start=1):
@@ -123,12 +134,41 @@ class _MarkdownReader:
             self.pending = []
             self._heading(1 if line.strip()[0] == "=" else 2, text, start, lineno)
             return
+        if not md and _ADORNMENT_RE.match(line) and self._titled(line, lineno):
+            return
         if not line.strip():
             self._flush()
             return
-        if md and _LIST_RE.match(line):
+        if (md and _LIST_RE.match(line)) or (not md and self._next_item(line)):
             self._flush()  # each list item is its own block, so it can be cited on its own
         self.pending.append((lineno, line))
+
+    def _titled(self, line: str, lineno: int) -> bool:
+        """Plain text: `line` (a run of one punctuation character) underlines the one line pending, with or without
+        the same overline above it; that line becomes a heading. An overline alone waits in `pending` for its
+        title."""
+        char = line.strip()[0]
+        texts = [t for _, t in self.pending]
+        overlined = len(texts) == 2 and texts[0].strip() == line.strip()
+        title = texts[-1].strip() if texts else ""
+        if not title or len(texts) > 2 or (len(texts) == 2 and not overlined) or _TEXT_LIST_RE.match(texts[-1]):
+            return False
+        if len(line.strip()) < min(len(title), 3) or _ADORNMENT_RE.match(title):
+            return False  # reStructuredText's underline is at least as long as its title
+        style = (char, overlined)
+        if style not in self.adornments:
+            self.adornments.append(style)
+        start = self.pending[0][0]
+        self.pending = []
+        self._heading(min(6, self.adornments.index(style) + 1), title, start, lineno)
+        return True
+
+    def _next_item(self, line: str) -> bool:
+        """Plain text: `line` opens an item after the item the pending block is (a bullet or a counter at the same
+        indentation); a line inside a paragraph that happens to start with "- " does not."""
+        item = _TEXT_LIST_RE.match(line)
+        first = _TEXT_LIST_RE.match(self.pending[0][1]) if self.pending else None
+        return bool(item and first and item.group(1) == first.group(1))
 
     def _heading(self, level: int, text: str, start: int, end: int) -> None:
         if not text:
@@ -146,7 +186,7 @@ class _MarkdownReader:
             self._emit("paragraph", "\n".join(lines).strip(), start, end)
         elif self.markdown and all(t.lstrip().startswith("|") for t in lines):
             self._emit("table", "\n".join(t.strip() for t in lines), start, end)
-        elif self.markdown and _LIST_RE.match(lines[0]):
+        elif _LIST_RE.match(lines[0]) if self.markdown else _TEXT_LIST_RE.match(lines[0]):
             self._emit("list_item", _join_wrapped(lines), start, end)
         else:
             # Hard-wrapped lines are one paragraph; hyphens in plain text are real, so no repair.
