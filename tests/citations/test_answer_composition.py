@@ -510,3 +510,14 @@ def test_a_follow_up_asking_for_them_gets_the_list_too():
     )
     text = "".join(p for p in composer.stream(request) if isinstance(p, str))
     assert "Rainfall is uniform over the whole basin" in text and "Runoff is routed linearly" in text
+
+
+def test_a_sentence_that_announces_what_follows_is_no_claim_without_it():
+    # GB/T 7714 examples: "文献工作国家标准汇编:" (the next line, a reference, is no sentence) had become a claim.
+    evidence = _evidence(
+        "The Asiatic lion survives only in the Gir forest of India, where lions live in prides. Asiatic lions in "
+        "the Gir forest hunt deer and antelope.",
+        "Threats to the Asiatic lion in the Gir forest of India include the following:",
+    )
+    text, _ = _compose("Describe the Asiatic lion in the Gir forest of India.", evidence)
+    assert "live in prides [1]" in text and "the following" not in text

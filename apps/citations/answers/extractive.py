@@ -111,6 +111,11 @@ class Candidate:
         return detect(self.text)
 
 
+def _announces(sentence: str) -> bool:
+    """A sentence that announces what follows ("文献工作国家标准汇编:"): without it, it says nothing of its own."""
+    return sentence.rstrip().endswith((":", "："))
+
+
 def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / max(1, len(a | b))
 
@@ -302,7 +307,7 @@ class ExtractiveComposer:
         if lead is None:
             return ""
         chosen, _ = self.choose(request, ranked, question)
-        parts = [lead, *(c for c in chosen if c is not lead)]
+        parts = [lead, *(c for c in chosen if c is not lead and not _announces(c.text))]
         return "".join(
             ("" if i == 0 else (" " if parts[i - 1].number == c.number else "\n\n")) + marked(c.text, c.number)
             for i, c in enumerate(parts)
@@ -326,6 +331,7 @@ class ExtractiveComposer:
         if chosen and (listed := lead_in_list(chosen[0].text, chosen[0].number, request.evidence)):
             yield listed  # the best sentence announces a list ("Which four groups …?"): the list answers
             return
+        chosen = [c for c in chosen if not _announces(c.text)] or chosen
         for i, c in enumerate(chosen):
             joiner = "" if i == 0 else (" " if chosen[i - 1].number == c.number else "\n\n")
             yield joiner + marked(c.text, c.number)
