@@ -48,13 +48,14 @@ class Cosines:
 def case_features(composer, claim: str, docs, relevant: set[int], idf: Callable[[str], float], cosines) -> dict:
     """The best value of each feature over the composer's candidate sentences of `docs`, and whether the sentence
     that gives it is in a relevant document."""
+    import gate_cases  # this folder is on sys.path (calibrate_gate.py puts it there)
+
     from apps.citations.answers import statements
     from apps.citations.answers.question import anchors_found, classify, key_coverage
     from apps.citations.answers.types import ComposeRequest
 
-    calibrate = _calibrate()
     q = classify(claim)
-    evidence = calibrate._evidence(docs)
+    evidence = gate_cases._evidence(docs)
     candidates = composer.candidates(ComposeRequest(claim, evidence, language=q.language))
     if not candidates:
         return {f: 0.0 for f in FEATURES} | {f"{f}_relevant": False for f in FEATURES} | {"rank": None, "sentences": []}
@@ -137,21 +138,3 @@ def sweep(answerable: list[dict], unanswerable: list[dict], feature: str, grid: 
             }
         )
     return out
-
-
-def _calibrate():
-    import sys
-
-    return sys.modules["__main__"] if hasattr(sys.modules["__main__"], "_evidence") else _load_calibrate()
-
-
-def _load_calibrate():
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    path = Path(__file__).with_name("calibrate_gate.py")
-    spec = importlib.util.spec_from_file_location("bench_answers_calibrate_gate", path)
-    module = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
