@@ -352,6 +352,31 @@ def test_a_label_is_no_lead_in_and_a_keyword_line_is_no_list():
     assert find_lists(_evidence(caption)) == []
 
 
+def test_lists_are_read_the_same_by_many_threads_at_once():
+    # The reader keeps a pysbd segmenter per thread (it holds the text it splits); shared, threads would cut one
+    # another's lead-ins. Each thread reads its own lists, over and over, and must get what one thread alone does.
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = [
+        "a. Epistemic status. We distinguish three levels:\n\n(i) observables; (ii) fields; and (iii) analogies.",
+        "The MDRPM is based upon the following assumptions:\n\n1. Rain falls evenly.\n\n2. The store empties.",
+        "安全保护能力包括以下3个安全要素：a) 物理安全；b) 网络安全；c) 主机安全。",
+        "Input G Output S 1: Partition edges 2: Find factors 3: Represent factors",
+        "The needs of cats are old ones, from the African wildcat.\n\n• Cats hunt alone.\n\n• Cats are territorial.",
+    ]
+    # Long paragraphs before each lead-in, so that the splitter's work on one thread overlaps another's.
+    filler = [" ".join(f"Sentence {n} of text {k} says little." for n in range(40)) for k in range(len(texts))]
+    texts = [f"{before} {t}" for before, t in zip(filler, texts, strict=True)]
+    alone = [find_lists(_evidence(t, document=k)) for k, t in enumerate(texts)]
+    assert all(len(found) == 1 and found[0].lead for found in alone[:3])
+
+    def read(k: int) -> bool:
+        return all(find_lists(_evidence(texts[k], document=k)) == alone[k] for _ in range(10))
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        assert all(pool.map(read, [k % len(texts) for k in range(40)]))
+
+
 # --- continuations: the chunks a list runs into, from the database ------------------------------------------------
 
 
