@@ -8,10 +8,10 @@ check them on tiny inputs; `evaluate.py` loads the collections. The TUNE / HELD-
   its passage's.
 - SciFact: claims of qrels/train.tsv are TUNE, of qrels/test.tsv HELD-OUT.
 - List questions (lists.json): source files sorted by path, even index TUNE, odd HELD-OUT; a question with its
-  own "split" ("fresh", "fresh2", "fresh3", "fresh4": questions added later, from files no other question used)
-  keeps it, and its file takes no place in the even/odd order, so adding one never moves an old question to the
-  other split. A source is a path under the shared corpus, or "bench:PATH" for a document kept in this folder
-  (bench/answers/documents/, see its LICENSES.md).
+  own "split" ("fresh", "fresh2", "fresh3", "fresh4", "docs-dev": questions added later, from files no other
+  question used) keeps it, and its file takes no place in the even/odd order, so adding one never moves an old
+  question to the other split. A source is a path under the shared corpus, or "bench:PATH" for a document kept in
+  this folder (bench/answers/documents/, see its LICENSES.md).
 
 Unanswerable sets are made the honest way: the same questions asked in a collection without their own relevant
 passages, so what is left is on the topic but lacks the answer.
@@ -36,9 +36,12 @@ LISTS = HERE / "lists.json"
 # "fresh" (2026-12-02) and "fresh2" (2026-12-03) were each measured once before any tuning on them and have been
 # tuned on since; "fresh3" (2026-12-03, 30 questions from 17 files no other question uses) and "fresh4"
 # (2026-12-03, 34 questions from 11 files no other question uses, 9 of them kept in documents/) are list sets
-# nobody tunes on.
+# nobody tunes on. "docs-dev" (written 2026-12-03, 40 questions from 11 software-documentation files kept in
+# documents/ that no other question uses) is a development set of software documentation that may be tuned on, the
+# tuning companion to fresh4, which stays untuned.
 TUNE, HELD_OUT, FRESH, FRESH2, FRESH3, FRESH4 = "tune", "held-out", "fresh", "fresh2", "fresh3", "fresh4"
-SPLITS = (TUNE, HELD_OUT, FRESH, FRESH2, FRESH3, FRESH4)
+DOCS_DEV = "docs-dev"
+SPLITS = (TUNE, HELD_OUT, FRESH, FRESH2, FRESH3, FRESH4, DOCS_DEV)
 BENCH = "bench:"  # prefix of a list question's source kept in this folder rather than in the shared corpus
 
 
@@ -46,7 +49,7 @@ BENCH = "bench:"  # prefix of a list question's source kept in this folder rathe
 class Question:
     qid: str
     text: str
-    split: str  # TUNE | HELD_OUT | FRESH | FRESH2 | FRESH3 | FRESH4 (list questions added after the tuning)
+    split: str  # TUNE | HELD_OUT | FRESH | FRESH2 | FRESH3 | FRESH4 | DOCS_DEV (list questions added later)
     relevant: frozenset[str]  # source ids (BEIR doc id, or a list question's source path)
     gold: tuple[str, ...] = ()  # answer strings (CMRC); empty when judged by relevance only (SciFact)
     items: tuple[str, ...] = ()  # list questions: the gold items

@@ -248,6 +248,7 @@ def test_the_list_questions_are_split_by_source_file():
         datasets.FRESH2,
         datasets.FRESH3,
         datasets.FRESH4,
+        datasets.DOCS_DEV,
     }
     assert all(q.items for q in questions) and len(questions) >= 15
     kept = [s for s in by_source if s.startswith(datasets.BENCH)]  # documents kept in bench/answers/documents/
