@@ -57,6 +57,8 @@ datasets = _sibling("datasets")
 
 # How an answer is judged against its gold, and the figures of many (pure functions).
 judging = _sibling("judging")
+# The collections the sets are asked in (Django).
+collections_lib = _sibling("library")
 
 # --- collections (Django; only APIs both trees have) ---------------------------------------------------------------
 
@@ -65,93 +67,7 @@ def say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-class Library:
-    """The collections the sets are asked in, loaded once per database and reused by slug on later runs."""
-
-    def __init__(self, work_dir: Path, reload: bool = False) -> None:
-        from apps.retrieval.search.service import query_embedder
-
-        self.work_dir = work_dir
-        self.reload = reload  # read everything again: the parsers or the chunker changed since the last run
-        self.embedder, problem = query_embedder()
-        if self.embedder is None:
-            sys.exit(problem)
-
-    def beir(self, slug: str, folder: Path, remove: set[str] = frozenset()) -> tuple[str, dict[int, str]]:
-        """A collection of a BEIR folder's corpus without the `remove` ids; (slug, document id → BEIR id)."""
-        from apps.documents.models import Collection, Document
-        from apps.documents.services.documents import document_delete
-        from apps.retrieval.evaluation import load_collection
-        from apps.retrieval.keyword import store
-
-        order = [str(row["_id"]) for row in datasets.read_jsonl(folder / "corpus.jsonl")]
-        expected = len(set(order) - set(remove))
-        collection = Collection.objects.filter(slug=slug).first()
-        stale = collection is not None and (self.reload or collection.documents.count() != expected)
-        if stale:
-            from apps.documents.services.documents import collection_delete
-
-            collection_delete(collection=collection)  # half-made by an interrupted run
-            collection = None
-        if collection is None:
-            say(f"loading {slug}: {len(order)} documents from {folder}")
-            started = time.perf_counter()
-            collection, _ = load_collection(folder, self.embedder, say)
-            # The whole corpus goes in (its vectors cached under the same key), then the removed passages go out.
-            names = dict(Document.objects.filter(collection=collection).values_list("original_name", "id"))
-            for n, doc in enumerate(order):
-                if doc in remove:
-                    document_delete(document=Document.objects.get(pk=names[f"doc-{n}.md"]))
-            Collection.objects.filter(pk=collection.pk).update(slug=slug, name=f"issue 15 evaluation: {slug}")
-            say(f"loaded {slug} in {time.perf_counter() - started:.0f} s")
-        collection = Collection.objects.get(slug=slug)
-        store.refresh_snapshot(collection.pk, force=True)
-        names = Document.objects.filter(collection=collection).values_list("id", "original_name")
-        return slug, {pk: order[int(name.removeprefix("doc-").split(".")[0])] for pk, name in names}
-
-    def files(self, slug: str, sources: list[str]) -> tuple[str, dict[int, str]]:
-        """A collection of real files read by the ingest service, in this process; (slug, document id → path)."""
-        from django.conf import settings
-
-        from apps.documents.models import Collection, Document
-        from apps.documents.services.ingest import document_ingest
-        from apps.documents.services.uploads import document_add
-        from apps.retrieval.keyword import store
-
-        if self.reload and (old := Collection.objects.filter(slug=slug).first()) is not None:
-            from apps.documents.services.documents import collection_delete
-
-            collection_delete(collection=old)
-        collection, _ = Collection.objects.get_or_create(slug=slug, defaults={"name": f"issue 15 evaluation: {slug}"})
-        # No worker runs here: a job must not hand its rest to the queue after a few batches (a long PDF stayed
-        # "processing", its questions unanswerable, until 2026-12-03).
-        settings.PORTAL_INGEST_BATCHES_PER_TASK = 0
-        names = {self.file_name(s): s for s in sources}
-        for name, source in names.items():
-            if Document.objects.filter(collection=collection, original_name=name, status="ready").exists():
-                continue
-            Document.objects.filter(collection=collection, original_name=name).delete()
-            started = time.perf_counter()
-            with open(datasets.source_path(source), "rb") as fh:
-                added = document_add(collection=collection, name=name, fileobj=fh, force=True)
-            document_ingest(job_id=added.document.latest_job().pk)
-            document = Document.objects.get(pk=added.document.pk)
-            say(f"ingested {source}: {document.status} {document.error} ({time.perf_counter() - started:.0f} s)")
-        store.refresh_snapshot(collection.pk, force=True)
-        rows = Document.objects.filter(collection=collection).values_list("id", "original_name")
-        return slug, {pk: names[name] for pk, name in rows if name in names}
-
-    @staticmethod
-    def file_name(source: str) -> str:
-        """A name unique in the collection: sci-pdf-jats/papers/X/paper.pdf → X.pdf; bench:documents/x.txt →
-        bench-x.txt (a document kept in bench/answers/ never takes a corpus file's name)."""
-        if source.startswith(datasets.BENCH):
-            return "bench-" + Path(source.removeprefix(datasets.BENCH)).name
-        path = Path(source)
-        return f"{path.parent.name}{path.suffix}" if path.stem == "paper" else path.name
-
-
-def build_sets(args, library: Library) -> list[tuple[datasets.QuestionSet, str, dict[int, str]]]:
+def build_sets(args, library) -> list[tuple[datasets.QuestionSet, str, dict[int, str]]]:
     out = []
     if "cmrc" in args.sets:
         sample = datasets.sample_per_split(datasets.cmrc_questions(), args.cmrc_per_split, args.seed)
@@ -272,7 +188,7 @@ def run_tree(args) -> dict:
 
     assert Path(apps.__file__).resolve().is_relative_to(code), f"apps imported from {apps.__file__}, not {code}"
     args.work_dir.mkdir(parents=True, exist_ok=True)
-    library = Library(args.work_dir, args.reload)
+    library = collections_lib.Library(args.work_dir, args.reload, datasets, say)
     sets = build_sets(args, library)
     commit = subprocess.run(["git", "-C", str(code), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     output = {
