@@ -91,7 +91,10 @@ def support_parts(
 
 def support(question: Question, distinctive: Sequence[str], candidate, rescaled_cosine: float, idf: IdfLookup) -> float:
     """How well one candidate sentence states the claim (0–1): support_parts() weighed by SUPPORT_WEIGHTS."""
-    parts = support_parts(question, distinctive, candidate, rescaled_cosine, idf)
+    return _weighed(support_parts(question, distinctive, candidate, rescaled_cosine, idf))
+
+
+def _weighed(parts: tuple[float, float, float]) -> float:
     return sum(w * v for w, v in zip(SUPPORT_WEIGHTS, parts, strict=True))
 
 
@@ -118,7 +121,7 @@ def gate(question: Question, ranked: list, idf: IdfLookup | None) -> list:
     best_of_document: dict[int, tuple[float, tuple[float, float, float]]] = {}
     for c in ranked:
         parts = support_parts(question, distinctive, c, c.similarity, idf)
-        value = sum(w * v for w, v in zip(SUPPORT_WEIGHTS, parts, strict=True))
+        value = _weighed(parts)
         c.answers = value >= SUPPORT_FLOOR
         if c.answers:
             c.score = value
