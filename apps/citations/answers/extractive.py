@@ -69,6 +69,9 @@ MIN_SCORE = 0.33
 # A key term found only in the sentence before (or the document's title) counts this much: "Its population
 # grew to 600 animals" answers "how large did the lion population grow" in a passage about lions.
 CONTEXT_SHARE = 0.5
+# The key-term coverage a list must reach to answer a question that did not ask for a list when no sentence
+# answers it: the lead-in or the section names most of what is asked.
+UNASKED_LIST_COVERAGE = 0.5
 # A sentence in another language than the question shares no terms with it; its coverage is read from the
 # cosine instead (multilingual e5: a relevant translation ~0.83, unrelated text ~0.78).
 CROSS_LANGUAGE_COSINE = (0.78, 0.10)
@@ -331,6 +334,14 @@ class ExtractiveComposer:
         if chosen and (listed := lead_in_list(chosen[0].text, chosen[0].number, request.evidence)):
             yield listed  # the best sentence announces a list ("Which four groups …?"): the list answers
             return
+        if not chosen and question.kind not in FACTOID_KINDS and not several:
+            # No sentence answers, but a list named as the question asks does: "What does attrs give you?" is
+            # answered by "After declaring your attributes, attrs gives you:" and its items, which no single
+            # sentence holds. (A factoid needs its item in one sentence; a list question has looked already.)
+            best = best_list(replace(question, kind="list"), request.evidence, UNASKED_LIST_COVERAGE, CONTEXT_SHARE)
+            if best is not None:
+                yield written_list(best)
+                return
         chosen = [c for c in chosen if not _announces(c.text)] or chosen
         for i, c in enumerate(chosen):
             joiner = "" if i == 0 else (" " if chosen[i - 1].number == c.number else "\n\n")

@@ -6,6 +6,7 @@ lead-in (`lead_in_list`), or a follow-up asks for what the answer before announc
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 
@@ -37,21 +38,53 @@ def best_list(
     """The list whose lead-in (or items, or the heading of the section it is in, or the lines just before a list
     without a lead-in) best covers the question's key terms, if that coverage reaches `threshold`; the items' own
     terms count `context_share`. With `steps`, only counted lists ("1）…", "Step 2: …"): a procedure."""
-    best, best_coverage = None, 0.0
     weights = noise_weights(question, evidence)
+    rarity = rarity_weights(question, evidence, weights)
+    covering: list[tuple[float, float, ListBlock]] = []
     for block in find_lists(evidence):
         if not block.items or (steps and not _counted(block)):
             continue
-        head = block.lead or block.items[0][1]
-        # The lead-in names what is listed, and so does the heading of its section ("常见问题" over a run of
-        # numbered questions); the items alone can also (an untitled numbered run).
-        named = f"{block.heading} {block.context} {head}"
-        lead_coverage = max(key_coverage(question, head, weights), key_coverage(question, named, weights))
-        items_coverage = key_coverage(question, " ".join(text for _, text in block.items), weights)
-        coverage = max(lead_coverage, context_share * items_coverage + (1 - context_share) * lead_coverage)
-        if coverage >= threshold and coverage > best_coverage:
-            best, best_coverage = block, coverage
-    return best
+        coverage = _coverage(question, block, block.heading, weights, context_share)
+        if coverage >= threshold:
+            covering.append((coverage, _coverage(question, block, block.sections, rarity, context_share), block))
+    # The list that covers most of the question, unless another holds its rarer terms decisively better, in every
+    # heading above it too: of a change log's "Bugfixes" lists, the one under the release the question names
+    # ("2.32.3" is in one chunk, "bugfix" in twenty). (Only to rank: a paper's title over every section covers
+    # nothing, so the headings above the nearest do not count towards the threshold.)
+    best = None
+    for coverage, rare, block in sorted(covering, key=lambda c: -c[0]):
+        if best is None or rare >= RARER * best[1]:
+            best = (coverage, rare, block)
+    return best[2] if best else None
+
+
+def _coverage(
+    question: Question, block: ListBlock, heading: str, weights: dict[str, float], context_share: float
+) -> float:
+    """How much of the question the list covers: its lead-in, or the lead-in with the heading and the lines that
+    name it ("常见问题" over a run of numbered questions), or its items too (an untitled numbered run)."""
+    head = block.lead or block.items[0][1]
+    named = f"{heading} {block.context} {head}"
+    lead = max(key_coverage(question, head, weights), key_coverage(question, named, weights))
+    items = " ".join(text for _, text in block.items)
+    return max(lead, context_share * key_coverage(question, items, weights) + (1 - context_share) * lead)
+
+
+# How much more of the rare terms' weight (rarity_weights) a list must hold to outrank one that covers more terms.
+RARER = 1.25
+
+
+def rarity_weights(question: Question, evidence: list[Evidence], weights: dict[str, float]) -> dict[str, float]:
+    """Each key term weighed by how few evidence passages (their text and section headings) hold it, an inverse
+    document frequency within the evidence: a term every passage holds tells its lists apart from none."""
+    texts = [
+        unicodedata.normalize("NFKC", f"{' '.join(e.hit.heading_path or [])} {e.hit.text}").casefold() for e in evidence
+    ]
+    rarity = {}
+    for term in question.key_terms:
+        holding = sum(term in text for text in texts)
+        rarity[term] = weights.get(term, 1.0) * math.log((len(texts) + 1) / (holding + 0.5))
+    return rarity
 
 
 def _counted(block: ListBlock) -> bool:

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from apps.citations.answers.list_enumerators import CLAUSE_END, SENTENCE_END, label_only
-from apps.citations.answers.list_lines import Line, is_label, is_lead_in, last_sentence, lines_of
+from apps.citations.answers.list_lines import Line, first_sentence, is_label, is_lead_in, last_sentence, lines_of
 from apps.citations.answers.types import Evidence
 
 
@@ -34,6 +34,9 @@ class ListBlock:
     heading: str = field(
         default="", compare=False
     )  # the section heading of the chunk the list starts in: it names an untitled list ("常见问题")
+    # The headings of every section that chunk is in, outermost first ("Release History 2.32.3 (2024-05-29)"), which
+    # tell apart lists of one name ("Bugfixes" under every release).
+    sections: str = field(default="", compare=False)
     # The short lines just before the list or its lead-in (a heading the chunker did not see, "多位著者 | 8.1.2 |
     # 作者姓名示例" over "示例1: …", a caption "Algorithm 1 …"), which name what it lists as a heading does.
     context: str = field(default="", compare=False)
@@ -96,9 +99,11 @@ def _after_body(lines: list[Line], j: int, items: list[Line]) -> int | None:
     when the stream ends inside the body (the next chunk may hold the next item); None otherwise.
     Numbered headings with their sections ("I. INTRODUCTION" … "II. RELATED WORK") announce nothing: no list."""
     last = items[-1]
-    if not last.text.endswith((":", "：", "?", "？")):
+    headed = _headed(items, j, lines)
+    if not (last.text.endswith((":", "：", "?", "？")) or headed):
         return None
-    for k in range(j, min(j + BODY_LINES, len(lines))):
+    body_lines = HEADED_BODY_LINES if headed else BODY_LINES
+    for k in range(j, min(j + body_lines, len(lines))):
         if lines[k].heading:
             return None
         following = lines[k].enumerator
@@ -107,8 +112,42 @@ def _after_body(lines: list[Line], j: int, items: list[Line]) -> int | None:
         same_bullet = {s for s, _ in following.styles if s.startswith("bullet")} & {
             s for s, _ in last.enumerator.styles
         }
-        return k if following.continues(last.enumerator) or same_bullet else None
-    return len(lines) if len(lines) - j < BODY_LINES else None
+        goes_on = following.continues(last.enumerator) or same_bullet
+        # Names over paragraphs go on with another name, not with a sentence item of a list after the paragraph.
+        return k if goes_on and (not headed or is_head(lines[k])) else None
+    return len(lines) if len(lines) - j < body_lines else None
+
+
+# A bulleted item that is only a name ("- **Monitoring**", "• Item Pipeline") stands over its own paragraphs in a
+# definition-like list (a feature, then what it does); its head is a few words with no sentence end.
+HEAD_CHARS = 60
+HEAD_WORDS = 6
+# Such a body may hold a short example (Celery's "Simple": three paragraphs, a code-block directive, three lines).
+HEADED_BODY_LINES = 9
+
+
+def is_head(line: Line) -> bool:
+    """The item is a bulleted name, not a sentence or a clause: short, few words, no closing punctuation. (A
+    counted name over paragraphs is a numbered heading with its section, "I. INTRODUCTION": no list.)"""
+    assert line.enumerator is not None
+    if not line.enumerator.bullet:
+        return False
+    text = line.text[line.enumerator.end :].strip().strip("*_`")
+    return (
+        0 < len(text) <= HEAD_CHARS
+        and len(text.split()) <= HEAD_WORDS
+        and not text.endswith(tuple(CLAUSE_END + SENTENCE_END))
+        and any(c.isalnum() for c in text)
+    )
+
+
+def _headed(items: list[Line], j: int, lines: list[Line]) -> bool:
+    """The list is one of names over paragraphs: its last item is a name, and so is every item before it, each
+    followed by a body (not by the next item: "- apples" "- pears" then a paragraph is a list that ended). A first
+    item followed by a line that is no item opens such a list."""
+    if not all(is_head(item) for item in items) or not all(item.has_body for item in items[:-1]):
+        return False
+    return lines[j].enumerator is None
 
 
 def _after_gap(lines: list[Line], j: int, items: list[Line]) -> int | None:
@@ -180,6 +219,10 @@ def scan(lines: list[Line]) -> list[Found]:
                 if not crosses:  # within one chunk the item is whole again (one space for the break)
                     items[-1] = replace(items[-1], text=f"{items[-1].text} {current.text}")
             elif items and (after := _after_body(lines, j, items)) is not None:
+                # A name says little alone ("- **Fast**"): its body's first sentence says what it is (cited with
+                # the item, so only in the item's own chunk).
+                gloss = first_sentence(current.text) if is_head(items[-1]) and not crosses else ""
+                items[-1] = replace(items[-1], gloss=items[-1].gloss or gloss, has_body=True)
                 j = after  # the item's own body paragraphs; the list goes on with its next item
                 continue
             elif items and (after := _after_gap(lines, j, items)) is not None:
@@ -189,7 +232,7 @@ def scan(lines: list[Line]) -> list[Found]:
                 break
             j += 1
         open_at_end = j == len(lines) and (lead is not None or bool(items))
-        pairs = [(item.number, item.text) for item in items]
+        pairs = [(item.number, f"{item.text} {item.gloss}" if item.gloss else item.text) for item in items]
         if lead is not None and items and (is_label(lead.text) or _heads_steps(lead, items)):
             # "注：" / "Note:" over its items, an algorithm's "Input … Output …" over its numbered steps: the text
             # names the list, it is not a claim.
@@ -282,6 +325,12 @@ def heading_of(hit) -> str:
     return (hit.heading_path[-1] if hit.heading_path else "") or hit.section or ""
 
 
+def sections_of(hit) -> str:
+    """The headings of every section a chunk is in, outermost first ("Release History 2.32.3 (2024-05-29)"): they
+    all name its lists, not only the nearest ("Bugfixes" stands under every release of a change log)."""
+    return " ".join(hit.heading_path) if hit.heading_path else hit.section or ""
+
+
 def stream_of(run: Iterable[Evidence]) -> list[Line]:
     return [line for e in run for line in lines_of(e.number, e.hit.text, heading_of(e.hit))]
 
@@ -289,9 +338,13 @@ def stream_of(run: Iterable[Evidence]) -> list[Line]:
 def find_lists(evidence: Sequence[Evidence]) -> list[ListBlock]:
     """Every list in the evidence with at least one item, items joined across consecutive chunks of one document;
     ordered by the evidence number of the chunk each list starts in, then by place."""
-    headings = {e.number: heading_of(e.hit) for e in evidence}
+    hits = {e.number: e.hit for e in evidence}
     blocks = [
-        replace(f.block, heading=headings.get(f.block.number, ""))
+        replace(
+            f.block,
+            heading=heading_of(hits[f.block.number]) if f.block.number in hits else "",
+            sections=sections_of(hits[f.block.number]) if f.block.number in hits else "",
+        )
         for run in runs_of(evidence)
         for f in scan(stream_of(run))
         if f.block.items and (f.block.lead or len(f.block.items) >= 2)

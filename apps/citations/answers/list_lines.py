@@ -36,6 +36,9 @@ class Line:
     enumerator: Enumerator | None  # None: not an item
     introduces: bool = False  # the text before items written inside one line: it introduces them
     heading: bool = False  # the chunk's first line and its section's heading: it ends a list
+    # An item that is a name ("- **Fast**"): the first sentence of the paragraph under it, which says what it is.
+    gloss: str = ""
+    has_body: bool = False  # paragraphs stood under the item before the next one
 
 
 def _inline_items(text: str) -> list[int]:
@@ -200,11 +203,23 @@ def _segmenter(language: str) -> pysbd.Segmenter:
     return segmenters[language]
 
 
+def first_sentence(text: str) -> str:
+    """The first sentence of `text`, verbatim."""
+    text = text.strip()
+    if not text:
+        return ""
+    spans = _segmenter(_language_of(text)).segment(text)
+    return text[: spans[0].end].strip() if spans else text
+
+
+def _language_of(text: str) -> str:
+    return "zh" if sum(map(is_cjk_char, text)) * 4 > len(text) else "en"
+
+
 def last_sentence(text: str) -> str:
     """The last sentence of `text`, verbatim (pysbd knows abbreviations such as "e.g." and CJK punctuation)."""
     text = text.rstrip()
     if not text:
         return ""
-    language = "zh" if sum(map(is_cjk_char, text)) * 4 > len(text) else "en"
-    spans = _segmenter(language).segment(text)
+    spans = _segmenter(_language_of(text)).segment(text)
     return text[spans[-1].start :].strip() if spans else text
