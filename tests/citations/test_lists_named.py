@@ -5,9 +5,12 @@ when no single sentence can ("What does attrs give you?"). The texts are written
 
 from __future__ import annotations
 
+import pytest
+
 from apps.citations.answers.extractive import ExtractiveComposer
 from apps.citations.answers.language import detect
 from apps.citations.answers.list_answer import best_list, written_list
+from apps.citations.answers.list_sections import outline_list
 from apps.citations.answers.lists import find_lists
 from apps.citations.answers.question import classify
 from apps.citations.answers.types import ComposeRequest, Evidence
@@ -128,3 +131,107 @@ def test_a_written_list_of_names_keeps_each_name_with_what_it_does():
         lines[1]
         == "- **Retries** Failed calls are tried again with a growing pause, up to a limit you choose per route [1]."
     )
+
+
+# --- a section whose subsections are the list ---------------------------------------------------------------------
+
+GUIDE = [
+    ("Tool guide\n\nTool reads text and writes it back in other forms.", ["Tool guide"], 0),
+    (
+        "命令行\n\n中文分词\n\n使用命令`tool segment`进入交互分词模式，输入一个句子并回车。",
+        ["Tool guide", "命令行", "中文分词"],
+        1,
+    ),
+    (
+        "升级\n\n通过`tool update`命令来将模型升级到最新版。该命令会获取最新的发布包。",
+        ["Tool guide", "命令行", "升级"],
+        2,
+    ),
+    ("安装\n\n通过 pip 安装本工具。", ["Tool guide", "安装"], 3),
+]
+
+
+def test_the_subsections_of_the_section_a_question_names_are_its_list_each_with_its_first_sentence():
+    evidence = _evidence(*GUIDE)
+    block = outline_list("Tool 的命令行部分介绍了哪些子命令？", evidence)
+    assert block is not None and block.heading == "命令行"
+    assert block.items == [
+        (2, "中文分词 使用命令`tool segment`进入交互分词模式，输入一个句子并回车。"),
+        (3, "升级 通过`tool update`命令来将模型升级到最新版。"),
+    ]
+    # The document's title is named by any question about the document: its sections are no list.
+    assert outline_list("Which parts does the Tool guide have?", evidence) is None
+    # A section with one subsection in the evidence, or a question that names none, gives no list.
+    assert outline_list("Tool 的命令行部分介绍了哪些子命令？", evidence[:2]) is None
+    assert outline_list("Tool 支持哪些语言？", evidence) is None
+    # A chunk that does not open its subsection (the heading is not a line of it) gives no item.
+    inside = _evidence(GUIDE[1], ("该命令会获取最新的发布包。", ["Tool guide", "命令行", "升级"], 2))
+    assert outline_list("Tool 的命令行部分介绍了哪些子命令？", inside) is None
+
+
+GUIDE_MD = "\n\n".join(
+    [
+        "# Tool guide",
+        "Tool reads text and writes it back in other forms. " * 8,
+        "## 命令行",
+        "### 中文分词",
+        "使用命令`tool segment`进入交互分词模式，输入一个句子并回车，工具会输出分词结果。" * 3,
+        "### 依存句法分析",
+        "命令为`tool parse`，同样支持交互模式和重定向，输出每个词的中心词和依存关系。" * 3,
+        "### 升级",
+        "通过`tool update`命令来将模型升级到最新版，该命令会获取最新的发布包并替换旧的模型文件。" * 3,
+        "## 安装",
+        "通过 pip 安装本工具，安装后即可在命令行中使用。" * 3,
+    ]
+)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_list_question_naming_a_section_gets_its_subsections_fetched_and_cited(
+    collection, personas, embedder, monkeypatch
+):
+    from apps.citations.answers import service
+    from apps.citations.answers.list_sections import subsections
+    from apps.documents.models import Chunk
+    from apps.documents.services.bulk import TextItem, add_texts
+    from apps.retrieval.search.service import search
+
+    (document,) = add_texts(collection, [TextItem("tool.md", "Tool guide", GUIDE_MD)], embedder)
+    chunks = {c.heading_path[-1]: c for c in Chunk.objects.filter(document=document)}
+    assert {"中文分词", "依存句法分析", "升级"} <= set(chunks)
+    # Retrieval returns only the first command's chunk: the other two are fetched as the section's subsections.
+    kept = {chunks["中文分词"].pk}
+
+    def search_one(user, params):
+        response = search(user, params)
+        response.hits = [h for h in response.hits if h.chunk_id in kept]
+        return response
+
+    monkeypatch.setattr(service, "search", search_one)
+    question = "Tool 的命令行部分介绍了哪些子命令？"
+    result = service.ask(personas["viewer"], service.AskParams(question, collection="lab"))
+    number_of = {c["chunk_id"]: c["n"] for c in result["citations"]}
+    for heading, command in [("中文分词", "tool segment"), ("依存句法分析", "tool parse"), ("升级", "tool update")]:
+        line = next((line for line in result["answer"].split("\n") if command in line), "")
+        assert line.startswith(f"- {heading} "), result["answer"]
+        assert f"[{number_of[chunks[heading].pk]}]" in line
+    # Only for someone who may read the collection.
+    evidence = [Evidence(1, h) for h in search(personas["viewer"], service.SearchParams(question, ("lab",))).hits]
+    evidence = [e for e in evidence if e.hit.chunk_id in kept]
+    assert {h.chunk_id for h in subsections(evidence, personas["viewer"], question)} == {
+        chunks["依存句法分析"].pk,
+        chunks["升级"].pk,
+    }
+    assert subsections(evidence, personas["outsider"], question) == []
+
+
+def test_an_item_the_support_check_reads_as_two_sentences_is_cited_in_both():
+    from apps.citations.answers import support
+
+    serve = "服务器\n\n通过`tool serve`来启动服务器，默认地址为：http://localhost:8765 ；也可以访问演示页面。"
+    evidence = _evidence(GUIDE[1], (serve, ["Tool guide", "命令行", "服务器"], 2))
+    answer = written_list(outline_list("Tool 的命令行部分介绍了哪些子命令？", evidence))
+    checks, _ = support.check(answer, {e.number: e.hit.text for e in evidence})
+    # "；" ends a claim for the support check: each piece carries its marker and holds up (none dropped, strict).
+    assert len(checks) == 3 and all(c.citations and c.supported for c in checks), answer
+    assert "tool serve" in support.claim_of(checks[1].text)

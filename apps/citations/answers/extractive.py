@@ -42,6 +42,7 @@ from apps.citations.answers.list_answer import (
     written_list,
 )
 from apps.citations.answers.list_questions import asks_for_several, enumerates
+from apps.citations.answers.list_sections import outline_list
 from apps.citations.answers.lists import is_lead_in
 from apps.citations.answers.question import (
     EXPLAIN_KINDS,
@@ -286,6 +287,8 @@ class ExtractiveComposer:
         """The answer to a list question: the list on the question (list_answer.best_list) written out, else a
         list written inside a sentence; "" when the evidence holds neither."""
         best = best_list(question, evidence, self.min_coverage.get(question.language, 0.5), CONTEXT_SHARE)
+        # No list line answers; a section the question names may list its items as its subsections.
+        best = best or outline_list(question.text, evidence)
         return written_list(best) if best is not None else self._enumerating_answer(question, evidence)
 
     def steps_answer(self, question: Question, evidence: list[Evidence]) -> str:

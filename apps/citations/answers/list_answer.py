@@ -10,6 +10,7 @@ import math
 import re
 import unicodedata
 
+from apps.citations.answers import support
 from apps.citations.answers.claims import without_source_markers
 from apps.citations.answers.list_enumerators import label_only
 from apps.citations.answers.lists import ListBlock, enumerator_at, find_lists
@@ -30,6 +31,23 @@ _LEAD_IN = re.compile(
 def marked(sentence: str, number: int) -> str:
     """The sentence with evidence `number`'s marker before its closing punctuation ("… fractures [2].")."""
     return with_marker(sentence, f"[{number}]")
+
+
+def marked_each(text: str, number: int) -> str:
+    """`text` with evidence `number`'s marker on every sentence the support check will read in it: an item that
+    holds a "；" or a second sentence is two claims there, and the first would otherwise go unmarked (and, strict,
+    be dropped: "- 服务器 通过`hanlp serve`…8765 ；也可以访问…。" lost its command)."""
+    pieces = support.split_sentences(text)
+    if len(pieces) < 2:
+        return marked(text, number)
+    out, cursor = [], 0
+    for piece in pieces:
+        at = text.find(piece, cursor)
+        if at < 0:
+            return marked(text, number)
+        out += [text[cursor:at], marked(piece, number)]
+        cursor = at + len(piece)
+    return "".join([*out, text[cursor:]])
 
 
 def best_list(
@@ -118,7 +136,7 @@ def written_list(block: ListBlock) -> str:
         if label_only(text):
             continue  # "示例2:" whose text is in a chunk the evidence does not hold: a label says nothing
         text = _head_sentence(" ".join(without_source_markers(text).split()))
-        lines.append(marked(text if is_list_item(text) else f"- {text}", number))
+        lines.append(marked_each(text if is_list_item(text) else f"- {text}", number))
     return "\n".join(lines)
 
 

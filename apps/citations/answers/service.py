@@ -25,6 +25,7 @@ from apps.citations.answers.extractive import ExtractiveComposer
 from apps.citations.answers.finalize import Draft, finish
 from apps.citations.answers.language import detect, phrase
 from apps.citations.answers.list_questions import LIST_EVIDENCE_FACTOR, wants_several
+from apps.citations.answers.list_sections import subsections
 from apps.citations.answers.markers import neutralise_markers
 from apps.citations.answers.prompt import instructions
 from apps.citations.answers.question import classify
@@ -182,6 +183,10 @@ def run(prepared: Prepared) -> Iterator[Event]:
         evidence += [
             Evidence(len(evidence) + i + 1, hit)
             for i, hit in enumerate(lists.between(evidence, p.user, query=p.question))
+        ]
+        # … and a section the question names may list its items as subsections, each opening its own chunk.
+        evidence += [
+            Evidence(len(evidence) + i + 1, hit) for i, hit in enumerate(subsections(evidence, p.user, p.question))
         ]
     # A list's items often go on in the next chunk(s), which retrieval did not return: those chunks join the
     # evidence (only where a list or its lead-in runs to a chunk's end, so most answers fetch nothing).
