@@ -235,3 +235,87 @@ def test_an_item_the_support_check_reads_as_two_sentences_is_cited_in_both():
     # "；" ends a claim for the support check: each piece carries its marker and holds up (none dropped, strict).
     assert len(checks) == 3 and all(c.citations and c.supported for c in checks), answer
     assert "tool serve" in support.claim_of(checks[1].text)
+
+
+def test_a_list_in_the_section_the_question_names_is_named_by_every_heading_above_it():
+    features = (FEATURES, ["Introduction to Tool", "Features"], 9)
+    other = (
+        "Tool is…\n\n- **Simple**\n\nIt is easy to use.\n\n- **Fast**\n\nIt is quick.",
+        ["Introduction to Tool", "Tool is…"],
+        7,
+    )
+    evidence = _evidence(other, features)
+    question = classify("What features does the Features section of the Introduction to Tool list?")
+    best = best_list(question, evidence, 0.3, 0.5)
+    assert best is not None and best.items[0][1].startswith("- **Tracing**")
+    # The headings above a list count only when the question names its own section.
+    question = classify("Which qualities does the Introduction to Tool name?")
+    assert best_list(question, _evidence(features), 0.5, 0.5) is None
+
+
+LEAF_MD = "\n\n".join(
+    [
+        "# Tool guide",
+        "Tool reads text and writes it back in other forms. " * 8,
+        "## Features",
+        "- **Tracing** follows every request from the gateway to the database and back.",
+        "- **Retries** try failed calls again with a growing pause.",
+        "- **Quotas** give each team a share of the cluster.",
+        "## Installation",
+        "Install the tool with pip, then run it from the command line. " * 4,
+    ]
+)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_first_chunks_of_a_named_section_without_subsections_are_fetched(collection, personas, embedder):
+    from apps.citations.answers.list_sections import subsections
+    from apps.documents.models import Chunk
+    from apps.documents.services.bulk import TextItem, add_texts
+    from apps.retrieval.search.hits import make_hit as hit_of_chunk
+    from apps.retrieval.search.service import Ranked
+
+    (document,) = add_texts(collection, [TextItem("leaf.md", "Tool guide", LEAF_MD)], embedder)
+    chunks = {
+        c.heading_path[-1]: c for c in Chunk.objects.filter(document=document).select_related("document__collection")
+    }
+    install = chunks["Installation"]
+    evidence = [Evidence(1, hit_of_chunk(install, Ranked(install.pk, 1.0, "fusion"), "", {}, 300))]
+    question = "Which features does the Features section of the Tool guide list?"
+    (hit,) = subsections(evidence, personas["viewer"], question)
+    assert hit.chunk_id == chunks["Features"].pk
+    (block,) = [b for b in find_lists([*evidence, Evidence(2, hit)]) if b.number == 2]
+    assert [t.split("**")[1] for _, t in block.items] == ["Tracing", "Retries", "Quotas"]
+    assert subsections(evidence, personas["outsider"], question) == []
+    # A question that names no section fetches nothing.
+    assert subsections(evidence, personas["viewer"], "Which teams use the tool?") == []
+
+
+def test_the_subsections_of_the_named_section_answer_before_a_list_found_elsewhere():
+    flow = (
+        "Data flow\n\nThe data flow goes like this:\n\n1. The engine hands the requests to the scheduler component."
+        "\n\n2. The scheduler component returns the next requests to the engine.",
+        ["Architecture", "Data flow"],
+        1,
+    )
+    engine = (
+        "Components\n\nEngine\n\nThe engine controls the data flow between all components.",
+        ["Architecture", "Components", "Engine"],
+        5,
+    )
+    scheduler = (
+        "Scheduler\n\nThe scheduler receives requests from the engine.",
+        ["Architecture", "Components", "Scheduler"],
+        6,
+    )
+    question = "Which components does the architecture overview describe?"
+    answer = _compose(question, _evidence(flow, engine, scheduler))
+    assert answer.splitlines()[0].startswith("- Engine The engine controls") and "1. The engine hands" not in answer
+    # A list inside the named section itself answers as it is.
+    inside = (
+        "Components\n\nThe components are:\n\n• the engine;\n\n• the scheduler.",
+        ["Architecture", "Components"],
+        4,
+    )
+    answer = _compose(question, _evidence(inside, engine, scheduler))
+    assert answer.splitlines()[0] == "The components are: [1]"

@@ -287,8 +287,11 @@ class ExtractiveComposer:
         """The answer to a list question: the list on the question (list_answer.best_list) written out, else a
         list written inside a sentence; "" when the evidence holds neither."""
         best = best_list(question, evidence, self.min_coverage.get(question.language, 0.5), CONTEXT_SHARE)
-        # No list line answers; a section the question names may list its items as its subsections.
-        best = best or outline_list(question.text, evidence)
+        # A section the question names may list its items as its subsections ("Which components …?" over
+        # "Components" > "Scrapy Engine", "Scheduler", …): they answer unless the list found is inside that section.
+        outline = outline_list(question.text, evidence)
+        if outline is not None and (best is None or not best.sections.startswith(outline.sections)):
+            best = outline
         return written_list(best) if best is not None else self._enumerating_answer(question, evidence)
 
     def steps_answer(self, question: Question, evidence: list[Evidence]) -> str:

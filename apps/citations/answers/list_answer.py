@@ -13,6 +13,7 @@ import unicodedata
 from apps.citations.answers import support
 from apps.citations.answers.claims import without_source_markers
 from apps.citations.answers.list_enumerators import label_only
+from apps.citations.answers.list_sections import names_section
 from apps.citations.answers.lists import ListBlock, enumerator_at, find_lists
 from apps.citations.answers.markers import with_marker
 from apps.citations.answers.question import Question, key_coverage
@@ -62,7 +63,11 @@ def best_list(
     for block in find_lists(evidence):
         if not block.items or (steps and not _counted(block)):
             continue
-        coverage = _coverage(question, block, block.heading, weights, context_share)
+        # When the question names the list's own section ("the Features section of the Introduction to Celery"),
+        # every heading above the list names it too; otherwise the nearest only (a paper's title over every section
+        # would make any list cover a question about the paper).
+        named_here = bool(block.heading) and names_section(question.text, block.heading)
+        coverage = _coverage(question, block, block.sections if named_here else block.heading, weights, context_share)
         if coverage >= threshold:
             covering.append((coverage, _coverage(question, block, block.sections, rarity, context_share), block))
     # The list that covers most of the question, unless another holds its rarer terms decisively better, in every

@@ -7,7 +7,8 @@ README 的“下游任务”部分包括哪些任务？" names "下游任务"); 
 SUBSECTIONS subsections is the one. A document's title (the one heading over all its text) is named by any question
 about the document ("according to Good Integration Practices") and lists the whole document: it never counts.
 
-`subsections` (retrieval side) fetches the chunk that opens each subsection when retrieval did not return it;
+`subsections` (retrieval side) fetches the chunk that opens each subsection when retrieval did not return it (and
+the first chunks of a named section without subsections, where its list is);
 `outline_list` (composer side) reads the list from the evidence: each subsection's heading with the first sentence
 under it, cited to that chunk.
 """
@@ -23,6 +24,8 @@ from apps.retrieval.keyword.analyzer import query_terms
 from apps.retrieval.search.types import SearchHit
 
 SUBSECTIONS = 12  # a section with more subsections is a document part (a change log's releases), not a list
+SECTION_DOCUMENTS = 3  # the best-ranked documents of the evidence whose sections are looked up
+SECTION_CHUNKS = 3  # of a named section without subsections, its first chunks: its list is near its start
 
 
 def names_section(question: str, heading: str) -> bool:
@@ -53,8 +56,10 @@ def _children(section: tuple[str, ...], outline: Sequence[tuple[int, Sequence[st
 
 
 def subsections(evidence: Sequence[Evidence], user, question: str) -> list[SearchHit]:
-    """The chunks that open the subsections of the section a list question names, for each document in the
-    evidence that has such a section, where retrieval did not return them (ready documents the user may read)."""
+    """The chunks of the section a list question names that retrieval did not return, in the best-ranked
+    SECTION_DOCUMENTS documents of the evidence: the chunk that opens each of its subsections, or, for a section
+    without subsections ("the Features section of the Introduction to Celery"), its first SECTION_CHUNKS chunks,
+    where its list is. Only chunks of ready documents the user may read."""
     from apps.citations.answers.list_continuations import _readable_chunks
     from apps.documents.models import Chunk
     from apps.retrieval.search.hits import make_hit
@@ -63,22 +68,28 @@ def subsections(evidence: Sequence[Evidence], user, question: str) -> list[Searc
 
     present = {(e.hit.document_id, e.hit.chunk_index) for e in evidence}
     hits: list[SearchHit] = []
-    for document_id in dict.fromkeys(e.hit.document_id for e in evidence):
-        retrieved = [e.hit.heading_path for e in evidence if e.hit.document_id == document_id and e.hit.heading_path]
-        if not _named_paths(question, retrieved):
-            continue
+    for document_id in list(dict.fromkeys(e.hit.document_id for e in evidence))[:SECTION_DOCUMENTS]:
         outline = list(
             Chunk.objects.filter(document_id=document_id, weight__gt=0).values_list("chunk_index", "heading_path")
         )
-        section = _section(question, [p for _, p in outline], outline)
-        if section is None:
-            continue
-        wanted = [i for i in _children(section, outline).values() if (document_id, i) not in present]
+        wanted = [i for i in _section_chunks(question, outline) if (document_id, i) not in present]
         for chunk in _readable_chunks(user, document_id, wanted):
             hits.append(
                 make_hit(chunk, Ranked(chunk.pk, 0.0, "list"), question, {}, DEPTH_PRESETS["deep"].snippet_chars)
             )
     return hits
+
+
+def _section_chunks(question: str, outline: Sequence[tuple[int, Sequence[str]]]) -> list[int]:
+    """The chunk indexes the named section is read from: its subsections' first chunks, or its own first ones."""
+    section = _section(question, [p for _, p in outline], outline)
+    if section is not None:
+        return list(_children(section, outline).values())
+    for named in _named_paths(question, [p for _, p in outline]):
+        if not _children(named, outline):
+            own = sorted(i for i, path in outline if tuple(path) == named)
+            return own[:SECTION_CHUNKS]
+    return []
 
 
 def _section(

@@ -15,6 +15,7 @@ from .pdf_byline import first_page_authors, is_placeholder_author
 from .pdf_headings import style_headings
 from .pdf_identifiers import first_page_arxiv_id, first_page_journal, first_page_year
 from .pdf_layout import RawBlock, RawLine, drop_running_lines, reading_order, split_side_by_side
+from .pdf_list_markers import attach_list_markers
 from .pdf_paragraphs import join_paragraph_lines
 
 # Ligatures are spelled out by MuPDF itself (no TEXT_PRESERVE_LIGATURES); images are not needed.
@@ -96,6 +97,7 @@ def _parse_open(doc: pymupdf.Document) -> ParsedDocument:
 def _page_blocks(page: pymupdf.Page) -> list[RawBlock]:
     out = []
     blocks = [b for b in page.get_text("dict", flags=_TEXT_FLAGS)["blocks"] if b.get("type") == 0]
+    attach_list_markers(blocks)  # "•" / "2." set in a box of its own, left of its item's text
     labels = frozenset(layout.footnote_labels([ln for b in blocks for ln in b["lines"]]))
     for b in blocks:
         current: list[RawLine] = []

@@ -36,6 +36,9 @@ MIN_LINE = 12.0  # a line of running text is at least this many type sizes long 
 LATIN_CHAR = 0.5  # an average Latin character is about half the type size wide; a CJK character is the size
 _FIRST_WORD = re.compile(r"\S+")
 _REFERENCE_ENTRY = re.compile(r"^\s*[\[［【]\d{1,4}[\]］】]")
+# A bullet glyph opens an item wherever it starts a line (short items end no clause: "• 動詞" | "• 形容詞"); a
+# number or a dash may be inside a sentence.
+_BULLET = re.compile(r"^\s*[•●○◦▪■◆►‣]\s")
 _ENDS_CLAUSE = re.compile(r"[.:;?!。：；？！]['\"”’)）]*\s*$")
 
 
@@ -60,12 +63,13 @@ def join_paragraph_lines(blocks: list[RawBlock]) -> list[RawBlock]:
 
 def split_at_list_items(block: RawBlock) -> list[RawBlock]:
     """`block` cut before every line that opens a list item ("• Size: …", "2. …") where the line before ends a
-    clause (".", ":", ";", "?"): an item's own second line ("… (an ob-" | "ject …") and a line that happens to start
-    with a number inside a sentence ("… in" | "2019 …") stay where they are."""
+    clause (".", ":", ";", "?") or the line opens with a bullet glyph: an item's own second line ("… (an ob-" |
+    "ject …") and a line that happens to start with a number inside a sentence ("… in" | "2019 …") stay where
+    they are."""
     parts: list[RawBlock] = []
     current: list[RawLine] = []
     for line in block.lines:
-        if current and _ENDS_CLAUSE.search(current[-1].text) and is_list_item(line.text):
+        if current and is_list_item(line.text) and (_ENDS_CLAUSE.search(current[-1].text) or _BULLET.match(line.text)):
             parts.append(RawBlock(lines=current, max_size=block.max_size, bold=block.bold))
             current = []
         current.append(line)
