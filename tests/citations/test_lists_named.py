@@ -46,6 +46,11 @@ def test_bulleted_names_over_their_paragraphs_are_one_list_each_name_with_its_fi
         "- **Retries** Failed calls are tried again with a growing pause, up to a limit you choose per route.",
         "- **Quotas** Each team gets a share of the cluster, enforced when jobs are queued.",
     ]
+    # An item that is no name ends a list of names (a nested list the reader flattened starts there).
+    text = FEATURES + "\n\n- **Brokers**\n\n- RabbitMQ, Redis,\n\n- Amazon SQS, and more."
+    (names, nested) = find_lists(_evidence((text, ["Guide", "Features"], 3)))
+    assert [t.split("**")[1] for _, t in names.items] == ["Tracing", "Retries", "Quotas", "Brokers"]
+    assert [t for _, t in nested.items] == ["- RabbitMQ, Redis,", "- Amazon SQS, and more."]
     # Short items one after another, then a paragraph: the list ended; the bullets after it are another list.
     text = "- apples\n\n- pears\n\nFruit keeps longer in a cool room.\n\n- dogs\n\n- cats"
     assert [[t for _, t in b.items] for b in find_lists(_evidence((text, ["Notes"], 3)))] == [
@@ -319,3 +324,17 @@ def test_the_subsections_of_the_named_section_answer_before_a_list_found_elsewhe
     )
     answer = _compose(question, _evidence(inside, engine, scheduler))
     assert answer.splitlines()[0] == "The components are: [1]"
+
+
+def test_a_list_answers_an_unasked_question_only_by_a_lead_in_that_names_it_and_never_a_statement():
+    # A statement to check is not answered by a list that shares its words.
+    question = "After you declare your fields, what does tidy give you, according to its README?"
+    assert "comparison methods" in _compose(question, _evidence((TIDY, ["Example"], 2)))
+    claim = "After you declare your fields, tidy gives you its methods, according to its README."
+    assert "comparison methods" not in _compose(claim, _evidence((TIDY, ["Example"], 2)))
+    # Clauses after a colon under a passage's title that names the question: the title is no lead-in.
+    fish = (
+        "美洲似银汉鱼\n\n美洲似银汉鱼（学名：）为辐鳍鱼纲银汉鱼目的一种。本鱼体呈长梭型：吻尖突；齿小而尖；尾鳍深开叉。"
+    )
+    answer = _compose("美洲似银汉鱼的寿命有多长？", _evidence((fish, ["美洲似银汉鱼"], 0)))
+    assert "吻尖突" not in answer and "- " not in answer

@@ -35,12 +35,18 @@ from apps.citations.answers.question import KINDS, can_answer, classify, holds_k
         ("What percentage of patients relapsed?", "number"),
         ("When was the bridge opened?", "date"),
         ("In what year did the war end?", "date"),
+        ("When does the museum open?", "date"),
+        # "when" with a modal or "to" asks for the circumstances ("if you need to …"), not a date.
+        ("When should you use a downloader middleware?", "other"),
+        ("When to use a cache?", "other"),
         ("Who designed the bridge?", "person"),
         ("Where do giant pandas live?", "place"),
         ("Which country hosted the games?", "place"),
         ("Which company built the dam?", "organisation"),
         ("What are the assumptions of the model?", "list"),
         ("List the requirements for a permit.", "list"),
+        # An imperative "List …" after the question proper asks for a list too.
+        ("The guide says the tool is … what? List the qualities it names.", "list"),
         ("What is a tardigrade?", "definition"),
         ("Why do lions roar at night?", "why"),
         ("How does vitamin D affect bone density?", "how"),

@@ -294,6 +294,20 @@ class ExtractiveComposer:
             best = outline
         return written_list(best) if best is not None else self._enumerating_answer(question, evidence)
 
+    def _announced_list(self, question: Question, evidence: list[Evidence], several: bool) -> str:
+        """When no sentence answers a question that did not ask for a list, a list whose lead-in itself names
+        what is asked does: "What does attrs give you?" is answered by "After declaring your attributes, attrs
+        gives you:" and its items, which no single sentence holds. Not for a factoid (its item must be in one
+        sentence), a list question (it has looked already) or a statement to check (no question mark anywhere: a
+        claim is not answered by a list that shares its words); a heading or the items naming the question is not
+        enough (a passage's title over clauses after "（学名：" answered an unanswerable CMRC question)."""
+        if question.kind in FACTOID_KINDS or several or not {"?", "？"} & set(question.text):
+            return ""
+        best = best_list(replace(question, kind="list"), evidence, UNASKED_LIST_COVERAGE, CONTEXT_SHARE)
+        if best is None or not best.lead or key_coverage(question, best.lead) < UNASKED_LIST_COVERAGE:
+            return ""
+        return written_list(best)
+
     def steps_answer(self, question: Question, evidence: list[Evidence]) -> str:
         """A how-question's answer when the evidence numbers the steps for it: that counted list written out."""
         threshold = self.min_coverage.get(question.language, 0.5)
@@ -340,14 +354,9 @@ class ExtractiveComposer:
         if chosen and (listed := lead_in_list(chosen[0].text, chosen[0].number, request.evidence)):
             yield listed  # the best sentence announces a list ("Which four groups …?"): the list answers
             return
-        if not chosen and question.kind not in FACTOID_KINDS and not several:
-            # No sentence answers, but a list named as the question asks does: "What does attrs give you?" is
-            # answered by "After declaring your attributes, attrs gives you:" and its items, which no single
-            # sentence holds. (A factoid needs its item in one sentence; a list question has looked already.)
-            best = best_list(replace(question, kind="list"), request.evidence, UNASKED_LIST_COVERAGE, CONTEXT_SHARE)
-            if best is not None:
-                yield written_list(best)
-                return
+        if not chosen and (listed := self._announced_list(question, request.evidence, several)):
+            yield listed
+            return
         chosen = [c for c in chosen if not _announces(c.text)] or chosen
         for i, c in enumerate(chosen):
             joiner = "" if i == 0 else (" " if chosen[i - 1].number == c.number else "\n\n")

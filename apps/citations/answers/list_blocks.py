@@ -141,6 +141,13 @@ def is_head(line: Line) -> bool:
     )
 
 
+def _ends_names(items: list[Line], line: Line) -> bool:
+    """A list of names over paragraphs ends at an item that is no name: "- **Flexible**" … then "- **Brokers**" and
+    "- RabbitMQ, Redis" of a nested list the reader flattened are no more of it."""
+    names = len(items) >= 2 and all(is_head(item) for item in items) and all(item.has_body for item in items[:-1])
+    return names and not is_head(line)
+
+
 def _headed(items: list[Line], j: int, lines: list[Line]) -> bool:
     """The list is one of names over paragraphs: its last item is a name, and so is every item before it, each
     followed by a body (not by the next item: "- apples" "- pears" then a paragraph is a list that ended). A first
@@ -206,7 +213,7 @@ def scan(lines: list[Line]) -> list[Found]:
             crosses = previous is not None and previous.number != current.number
             if current.heading:
                 break
-            if current.enumerator is not None and _joins(items, current, crosses):
+            if current.enumerator is not None and _joins(items, current, crosses) and not _ends_names(items, current):
                 items.append(current)
             elif items and label_only(items[-1].text):
                 # "示例2:" | its text; when the text is in the next chunk, the item is that text, cited there

@@ -74,7 +74,7 @@ _EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "list",
         re.compile(
-            r"^\s*(?:list|name|enumerate|give)\b|\bwhat\s+are\s+(?:the|all|some)\s+\w+(?:\s+\w+)?s\b"
+            r"(?:^|[.?!]\s+)\s*(?:list|name|enumerate|give)\b|\bwhat\s+are\s+(?:the|all|some)\s+\w+(?:\s+\w+)?s\b"
             r"|\bwhich\s+\w+(?:\s+\w+)?\s+are\b|\bwhat\s+(?:steps|items|requirements|assumptions)\b",
             re.I,
         ),
@@ -84,7 +84,9 @@ _EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "date",
         re.compile(
-            r"\bwhen\b|\b(?:what|which)\s+(?:year|date|day|month|century|decade|time|period)\b|\bhow\s+long\s+ago\b",
+            # "When should you use …?", "when to …" ask for the circumstances, not a date.
+            r"\bwhen\b(?!\s+(?:should|would|could|can|must|might|may|to)\b)"
+            r"|\b(?:what|which)\s+(?:year|date|day|month|century|decade|time|period)\b|\bhow\s+long\s+ago\b",
             re.I,
         ),
     ),
