@@ -338,3 +338,29 @@ def test_a_list_answers_an_unasked_question_only_by_a_lead_in_that_names_it_and_
     )
     answer = _compose("美洲似银汉鱼的寿命有多长？", _evidence((fish, ["美洲似银汉鱼"], 0)))
     assert "吻尖突" not in answer and "- " not in answer
+
+
+TABLE = "\n".join(
+    [
+        "det_model_name | PyTorch | 模型原始来源 | 模型文件大小",
+        "db_shufflenet_v2 | √ | cnocr | 18 M",
+        "db_resnet18 | √ | cnocr | 47 M",
+        "ch_PP-OCRv5_det | X | ppocr | 4.6 M",
+    ]
+)
+
+
+def test_a_table_the_question_names_is_listed_row_by_row_filtered_by_the_cell_it_names():
+    hit = make_hit(
+        text=TABLE, chunk_type="table", heading_path=["CnOCR", "可使用的检测模型"], section="可使用的检测模型"
+    )
+    evidence = [Evidence(1, hit)]
+    answer = _compose("在 CnOCR 的“可使用的检测模型”表中，模型原始来源是 cnocr 的检测模型有哪些？", evidence)
+    assert answer.splitlines() == [
+        "- db_shufflenet_v2 | √ | cnocr | 18 M [1]",
+        "- db_resnet18 | √ | cnocr | 47 M [1]",
+    ]
+    # Without a cell value named, every row; a question that names no table is not answered from one this way.
+    answer = _compose("Which models are in the 可使用的检测模型 table?", evidence)
+    assert len(answer.splitlines()) == 3 and "ch_PP-OCRv5_det" in answer
+    assert "db_resnet18 |" not in _compose("CnOCR 的检测模型有哪些？", evidence)

@@ -43,6 +43,7 @@ from apps.citations.answers.list_answer import (
 )
 from apps.citations.answers.list_questions import asks_for_several, enumerates
 from apps.citations.answers.list_sections import outline_list
+from apps.citations.answers.list_tables import names_a_table, table_lists
 from apps.citations.answers.lists import is_lead_in
 from apps.citations.answers.question import (
     EXPLAIN_KINDS,
@@ -286,7 +287,14 @@ class ExtractiveComposer:
     def list_answer(self, question: Question, evidence: list[Evidence]) -> str:
         """The answer to a list question: the list on the question (list_answer.best_list) written out, else a
         list written inside a sentence; "" when the evidence holds neither."""
-        best = best_list(question, evidence, self.min_coverage.get(question.language, 0.5), CONTEXT_SHARE)
+        threshold = self.min_coverage.get(question.language, 0.5)
+        if names_a_table(question):
+            # "… in the Framework Integration table": the table the question names is the list, row by row.
+            named = [(key_coverage(question, f"{t.sections} {t.context}"), t) for t in table_lists(question, evidence)]
+            named = [(c, t) for c, t in named if c >= threshold]
+            if named:
+                return written_list(max(named, key=lambda ct: ct[0])[1])
+        best = best_list(question, evidence, threshold, CONTEXT_SHARE)
         # A section the question names may list its items as its subsections ("Which components …?" over
         # "Components" > "Scrapy Engine", "Scheduler", …): they answer unless the list found is inside that section.
         outline = outline_list(question.text, evidence)
