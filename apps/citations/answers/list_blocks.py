@@ -141,20 +141,22 @@ def is_head(line: Line) -> bool:
     )
 
 
+def _names_so_far(items: list[Line]) -> bool:
+    """Every item is a name, and every one before the last had paragraphs under it (not the next item at once:
+    "- apples" "- pears" then a paragraph is a list that ended)."""
+    return all(is_head(item) for item in items) and all(item.has_body for item in items[:-1])
+
+
 def _ends_names(items: list[Line], line: Line) -> bool:
     """A list of names over paragraphs ends at an item that is no name: "- **Flexible**" … then "- **Brokers**" and
     "- RabbitMQ, Redis" of a nested list the reader flattened are no more of it."""
-    names = len(items) >= 2 and all(is_head(item) for item in items) and all(item.has_body for item in items[:-1])
-    return names and not is_head(line)
+    return len(items) >= 2 and _names_so_far(items) and not is_head(line)
 
 
 def _headed(items: list[Line], j: int, lines: list[Line]) -> bool:
-    """The list is one of names over paragraphs: its last item is a name, and so is every item before it, each
-    followed by a body (not by the next item: "- apples" "- pears" then a paragraph is a list that ended). A first
-    item followed by a line that is no item opens such a list."""
-    if not all(is_head(item) for item in items) or not all(item.has_body for item in items[:-1]):
-        return False
-    return lines[j].enumerator is None
+    """The list is one of names over paragraphs and `lines[j]`, after its last item, is no item: that item's body.
+    A first item followed by a line that is no item opens such a list."""
+    return _names_so_far(items) and lines[j].enumerator is None
 
 
 def _after_gap(lines: list[Line], j: int, items: list[Line]) -> int | None:
@@ -346,12 +348,13 @@ def find_lists(evidence: Sequence[Evidence]) -> list[ListBlock]:
     """Every list in the evidence with at least one item, items joined across consecutive chunks of one document;
     ordered by the evidence number of the chunk each list starts in, then by place."""
     hits = {e.number: e.hit for e in evidence}
+
+    def named(block: ListBlock) -> ListBlock:
+        hit = hits.get(block.number)
+        return replace(block, heading=heading_of(hit), sections=sections_of(hit)) if hit is not None else block
+
     blocks = [
-        replace(
-            f.block,
-            heading=heading_of(hits[f.block.number]) if f.block.number in hits else "",
-            sections=sections_of(hits[f.block.number]) if f.block.number in hits else "",
-        )
+        named(f.block)
         for run in runs_of(evidence)
         for f in scan(stream_of(run))
         if f.block.items and (f.block.lead or len(f.block.items) >= 2)

@@ -41,7 +41,7 @@ def _same_list(block: ListBlock, before: ListBlock) -> bool:
     )
 
 
-def _readable_chunks(user, document_id: int, indexes: list[int], section: str | None = None):
+def readable_chunks(user, document_id: int, indexes: list[int], section: str | None = None):
     """The chunks of `document_id` at `indexes` the user may read, in order, from ready documents; back matter
     (weight 0) only from `section` (a list in back matter goes on in its own section's chunks)."""
     from django.db.models import Q
@@ -83,7 +83,7 @@ def between(evidence: Sequence[Evidence], user, limit: int = GAP_CHUNKS, query: 
     )[: max(0, limit)]
     hits = []
     for _, document_id, index in wanted:
-        for chunk in _readable_chunks(user, document_id, [index]):
+        for chunk in readable_chunks(user, document_id, [index]):
             hits.append(make_hit(chunk, Ranked(chunk.pk, 0.0, "list"), query, {}, DEPTH_PRESETS["deep"].snippet_chars))
     return hits
 
@@ -111,7 +111,7 @@ def continuations(
         last = run[-1].hit
         wanted = range(last.chunk_index + 1, last.chunk_index + 1 + room)
         indexes = [i for i in wanted if (last.document_id, i) not in present]
-        chunks = _readable_chunks(user, last.document_id, indexes, section=last.section)
+        chunks = readable_chunks(user, last.document_id, indexes, section=last.section)
         stream = stream_of(run)
         open_list = scan(stream)[-1].block
         expected = last.chunk_index + 1

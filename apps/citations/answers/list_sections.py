@@ -60,7 +60,7 @@ def subsections(evidence: Sequence[Evidence], user, question: str) -> list[Searc
     SECTION_DOCUMENTS documents of the evidence: the chunk that opens each of its subsections, or, for a section
     without subsections ("the Features section of the Introduction to Celery"), its first SECTION_CHUNKS chunks,
     where its list is. Only chunks of ready documents the user may read."""
-    from apps.citations.answers.list_continuations import _readable_chunks
+    from apps.citations.answers.list_continuations import readable_chunks
     from apps.documents.models import Chunk
     from apps.retrieval.search.hits import make_hit
     from apps.retrieval.search.service import Ranked
@@ -73,7 +73,7 @@ def subsections(evidence: Sequence[Evidence], user, question: str) -> list[Searc
             Chunk.objects.filter(document_id=document_id, weight__gt=0).values_list("chunk_index", "heading_path")
         )
         wanted = [i for i in _section_chunks(question, outline) if (document_id, i) not in present]
-        for chunk in _readable_chunks(user, document_id, wanted):
+        for chunk in readable_chunks(user, document_id, wanted):
             hits.append(
                 make_hit(chunk, Ranked(chunk.pk, 0.0, "list"), question, {}, DEPTH_PRESETS["deep"].snippet_chars)
             )
@@ -82,13 +82,13 @@ def subsections(evidence: Sequence[Evidence], user, question: str) -> list[Searc
 
 def _section_chunks(question: str, outline: Sequence[tuple[int, Sequence[str]]]) -> list[int]:
     """The chunk indexes the named section is read from: its subsections' first chunks, or its own first ones."""
-    section = _section(question, [p for _, p in outline], outline)
+    named = _named_paths(question, [p for _, p in outline])
+    section = _listing(named, outline)
     if section is not None:
         return list(_children(section, outline).values())
-    for named in _named_paths(question, [p for _, p in outline]):
-        if not _children(named, outline):
-            own = sorted(i for i, path in outline if tuple(path) == named)
-            return own[:SECTION_CHUNKS]
+    for leaf in named:
+        if not _children(leaf, outline):
+            return sorted(i for i, path in outline if tuple(path) == leaf)[:SECTION_CHUNKS]
     return []
 
 
@@ -96,10 +96,12 @@ def _section(
     question: str, paths: Sequence[Sequence[str]], outline: Sequence[tuple[int, Sequence[str]]]
 ) -> tuple[str, ...] | None:
     """The deepest section the question names that has from two to SUBSECTIONS subsections in `outline`."""
-    for section in _named_paths(question, paths):
-        if 2 <= len(_children(section, outline)) <= SUBSECTIONS:
-            return section
-    return None
+    return _listing(_named_paths(question, paths), outline)
+
+
+def _listing(named: Sequence[tuple[str, ...]], outline: Sequence[tuple[int, Sequence[str]]]) -> tuple[str, ...] | None:
+    """The first of the `named` sections (deepest first) with from two to SUBSECTIONS subsections in `outline`."""
+    return next((s for s in named if 2 <= len(_children(s, outline)) <= SUBSECTIONS), None)
 
 
 def outline_list(question: str, evidence: Sequence[Evidence]) -> ListBlock | None:

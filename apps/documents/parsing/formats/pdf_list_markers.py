@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import re
 
+_BULLETS = "•●○◦▪■□◆◇▸►‣⁃∙·*–-"
+_BULLET = re.compile(f"^[{re.escape(_BULLETS)}]$")
 # One bullet glyph, or a counter of at most three characters with its closing (or enclosing) punctuation.
 _MARKER = re.compile(
-    r"^(?:[•●○◦▪■□◆◇▸►‣⁃∙·*–-]|\(?(?:\d{1,3}|[a-zA-Z]|[ivxlcIVXLC]{1,4})[.)）]|[(（](?:\d{1,3}|[a-zA-Z])[)）])$"
+    rf"^(?:[{re.escape(_BULLETS)}]|\(?(?:\d{{1,3}}|[a-zA-Z]|[ivxlcIVXLC]{{1,4}})[.)）]|[(（](?:\d{{1,3}}|[a-zA-Z])[)）])$"
 )
-_BULLET = re.compile(r"^[•●○◦▪■□◆◇▸►‣⁃∙·*–-]$")
 GAP = 4.0  # the item's text starts at most this many line heights right of its marker
 OVERLAP = 0.5  # share of the shorter line's height the two lines share vertically: one baseline
 INDENT = 3.0  # a marker starts at most this many line heights right of its block's left edge (a nested item's)
