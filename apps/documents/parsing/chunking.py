@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .blocks import Block, ParsedDocument, Rect
+from .roles import role_weight
 from .section_map import BlockSection, map_sections
 from .sections import DECLARATION_WEIGHT, DEFAULT_WEIGHT, reads_as_references, section_weight
 from .sentences import split_sentences
@@ -103,6 +104,7 @@ def chunk_document(parsed: ParsedDocument, target_chars: int = 1000, max_chars: 
         section = info[idx[-1]]
         draft.section = section.name
         draft.weight = section_weight(section.name) if section.canonical else DEFAULT_WEIGHT
+        draft.weight = role_weight(draft.weight, blocks[idx[-1]].role)  # contents, front matter (roles.py)
         drafts.append(draft)
     _hide_stray_references(drafts)
     return drafts
@@ -123,7 +125,8 @@ def _hide_stray_references(drafts: list) -> None:
 
 
 def _moved(blocks: list[Block], info: list[BlockSection], prev: int, i: int) -> bool:
-    return blocks[prev].heading_path != blocks[i].heading_path or info[prev].name != info[i].name
+    moved = blocks[prev].heading_path != blocks[i].heading_path or info[prev].name != info[i].name
+    return moved or blocks[prev].role != blocks[i].role  # front matter or contents apart from the text
 
 
 def paragraph_ordinals(info: list[BlockSection]) -> list[int | None]:

@@ -12,6 +12,7 @@ from ..hyphenation import document_vocabulary
 from ..textutil import clean_inline, normalise_for_match
 from . import pdf_layout as layout  # superscript citations: body_size, footnote_labels, line_text
 from .pdf_byline import first_page_authors, is_placeholder_author
+from .pdf_furniture import mark_furniture
 from .pdf_headings import style_headings
 from .pdf_identifiers import first_page_arxiv_id, first_page_journal, first_page_year
 from .pdf_layout import RawBlock, RawLine, drop_running_lines, reading_order, split_side_by_side
@@ -83,7 +84,7 @@ def _parse_open(doc: pymupdf.Document) -> ParsedDocument:
     ordered = [reading_order(raw, sizes[pno][0]) for pno, raw in enumerate(pages, start=1)]
     # Lines MuPDF returned as blocks of their own are joined back into their paragraphs (CJK PDFs especially).
     ordered = [join_paragraph_lines(raw) for raw in ordered]
-    blocks = _to_blocks(ordered, doc.get_toc(simple=True))
+    blocks = mark_furniture(_to_blocks(ordered, doc.get_toc(simple=True)))  # contents, front matter: low weight
     return ParsedDocument(
         blocks=blocks,
         metadata=_metadata(doc, ordered),

@@ -26,6 +26,7 @@ text. Before joining, a block is split where a line opens a list item after a li
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from ..sections import is_caption
@@ -99,7 +100,7 @@ def usual_gaps(blocks: list[RawBlock]) -> dict[float, float]:
     # rows of a table are often further apart than the lines of a paragraph.
     wide = RUNNING_WIDTH * (max(ln.bbox[2] for ln, _ in lines) - min(ln.bbox[0] for ln, _ in lines))
     counts: dict[float, dict[float, int]] = {}
-    for (a, size), (b, other) in zip(lines, lines[1:]):
+    for (a, size), (b, other) in itertools.pairwise(lines):
         height = a.bbox[3] - a.bbox[1]
         gap = b.bbox[1] - a.bbox[3]
         running = a.bbox[2] - a.bbox[0] >= wide and abs(a.bbox[0] - b.bbox[0]) <= COLUMN * size
