@@ -152,7 +152,9 @@ def test_abstracts_are_found_and_weighted() -> None:
             continue  # its first pages have no usable text layer (OCR); the abstract is on page 1
         chunks = _chunks(path)
         abstract = [c for c in chunks if c.section == "Abstract"]
-        assert abstract and all(c.weight == 1.05 for c in abstract), path.parent.name
+        # Front matter inside it (F1000's "Corresponding author:" panel) keeps its low weight: roles.py.
+        assert abstract and all(c.weight in (1.05, ROLE_WEIGHTS["front_matter"]) for c in abstract), path.parent.name
+        assert sum(c.weight == 1.05 for c in abstract) > len(abstract) / 2, path.parent.name
         root = _xml(path)
         xml_abs = next(el for el in root.iter() if _local(el) in ("abstract", "abs"))
         xml_text = " ".join(xml_abs.itertext())

@@ -18,7 +18,7 @@ from .pdf_headings import style_headings
 from .pdf_identifiers import first_page_arxiv_id, first_page_journal, first_page_year
 from .pdf_layout import RawBlock, RawLine, drop_running_lines, reading_order, split_side_by_side
 from .pdf_list_markers import attach_list_markers
-from .pdf_paragraphs import join_paragraph_lines
+from .pdf_paragraphs import join_document_lines
 
 # Ligatures are spelled out by MuPDF itself (no TEXT_PRESERVE_LIGATURES); images are not needed.
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
@@ -87,7 +87,7 @@ def _parse_open(doc: pymupdf.Document) -> ParsedDocument:
     drop_running_lines(pages, [sizes[p][1] for p in range(1, len(pages) + 1)])
     ordered = [reading_order(raw, sizes[pno][0]) for pno, raw in enumerate(pages, start=1)]
     # Lines MuPDF returned as blocks of their own are joined back into their paragraphs (CJK PDFs especially).
-    ordered = [join_paragraph_lines(raw) for raw in ordered]
+    ordered = join_document_lines(ordered)
     blocks = mark_furniture(_to_blocks(ordered, doc.get_toc(simple=True)))  # contents, front matter: low weight
     return ParsedDocument(
         blocks=blocks,

@@ -128,6 +128,11 @@ _HISTORY_RE = re.compile(
     r"收稿日期|修回日期|录用日期",
     re.I,
 )
+# Who edited or reviewed the article, and where it was published ("Academic Editor: …", "Edited by:", "Volume 2016,
+# Article ID 6802810", "ISSN …", "doi: 10.…"): page-1 lines about the article, not its content.
+_EDITOR_RE = re.compile(r"^(?:academic |handling |guest )?editors?\s*[:：]|^(?:edited|reviewed) by\b|责任编辑", re.I)
+_ISSUE_RE = re.compile(r"\bISSN\b|\bArticle ID\b|\bdoi:\s*10\.|\bdoi\.org/10\.|^citation:", re.I)
+ISSUE_MAX_CHARS = 300  # a page-1 line naming the journal issue or the DOI is short; a paragraph citing one is not
 # A GB/T 7714 entry names its type ("[M]", "[J]", "[D/OL]"): a reference, whatever institution it names.
 _REFERENCE_TYPE_RE = re.compile(r"\[(?:[MCNJDRSPGAZ]|EB|DB|CP|DS|CM)(?:/OL)?\]")
 _ORCID_RE = re.compile(r"\borcid\b|\b\d{4}-\d{4}-\d{4}-\d{3}[\dX]\b", re.I)
@@ -161,7 +166,9 @@ def _front_matter(block: Block) -> bool:
         return True
     if len(_HISTORY_RE.findall(text)) >= 2 or (_HISTORY_RE.match(text) and len(text) <= 200):
         return True
-    if block.page == 1 and _COPYRIGHT_RE.search(text):
+    if block.page == 1 and (_COPYRIGHT_RE.search(text) or _EDITOR_RE.search(text)):
+        return True
+    if block.page == 1 and len(text) <= ISSUE_MAX_CHARS and _ISSUE_RE.search(text):
         return True
     # An affiliation: an institution and its address, on the first page.
     return block.page == 1 and bool(_INSTITUTION_RE.search(text)) and bool(_ADDRESS_RE.search(text))

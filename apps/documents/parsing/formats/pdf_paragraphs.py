@@ -37,7 +37,7 @@ LINE_GAP = 1.0  # largest gap between two lines of one paragraph, in line height
 MAX_LINE_GAP = 2.5  # ... or the page's usual gap for the type size, up to this many line heights (double spacing)
 USUAL_SLACK = 1.15  # a gap this much over the usual one (plus a point) is a paragraph's or a section's spacing
 RUNNING_WIDTH = 0.35  # a line this share of the page's text width wide is running text (a column's is ~0.48)
-MIN_USUAL = 3  # line pairs with one gap needed before it counts as the usual gap of its type size
+MIN_USUAL = 2  # line pairs of running text with one gap needed before it counts as the usual gap of its size
 SAME_SIZE = 0.5  # points
 INDENT = 0.8  # a line starting this many type sizes right of the line above is indented: a new paragraph
 COLUMN = 4.0  # a line starting this many type sizes left of the line above is in another column or a figure
@@ -53,15 +53,15 @@ _BULLET = re.compile(r"^\s*[•●○◦▪■◆►‣]\s")
 _ENDS_CLAUSE = re.compile(r"[.:;?!。：；？！]['\"”’)）]*\s*$")
 
 
-def join_paragraph_lines(blocks: list[RawBlock]) -> list[RawBlock]:
+def join_paragraph_lines(blocks: list[RawBlock], usual: dict[float, float] | None = None) -> list[RawBlock]:
     """One page's blocks in reading order, with each block that continues the paragraph of the one before
     appended to it (the blocks are changed in place; the list returned is new); a block is first split where a
-    list item starts inside it."""
+    list item starts inside it. `usual` is usual_gaps() of the document (else of the page)."""
     blocks = [part for block in blocks for part in split_at_list_items(block)]
     if len(blocks) < 2:
         return list(blocks)
     right = _right_edges(blocks)
-    usual = usual_gaps(blocks)
+    usual = usual_gaps(blocks) if usual is None else usual
     out: list[RawBlock] = [blocks[0]]
     for block in blocks[1:]:
         previous = out[-1]
@@ -90,16 +90,34 @@ def split_at_list_items(block: RawBlock) -> list[RawBlock]:
     return [*parts, RawBlock(lines=current, max_size=block.max_size, bold=block.bold)]
 
 
-def usual_gaps(blocks: list[RawBlock]) -> dict[float, float]:
+def join_document_lines(pages: list[list[RawBlock]]) -> list[list[RawBlock]]:
+    """join_paragraph_lines on every page, with the line spacing the whole document usually has."""
+    usual = usual_gaps([block for blocks in pages for block in blocks], per_page=pages)
+    return [join_paragraph_lines(blocks, usual) for blocks in pages]
+
+
+def usual_gaps(blocks: list[RawBlock], per_page: list[list[RawBlock]] | None = None) -> dict[float, float]:
     """Type size -> the most common gap between one line and the next line below it (same size, overlapping
-    horizontally) on the page: the leading the typesetter used, whatever the line spacing setting."""
+    horizontally) on the page, or over the pages of `per_page`: the leading the typesetter used, whatever the line
+    spacing setting."""
+    counts: dict[float, dict[float, int]] = {}
+    for page in per_page if per_page is not None else [blocks]:
+        _count_gaps(page, counts)
+    out = {}
+    for size, by_gap in counts.items():
+        gap, n = max(by_gap.items(), key=lambda item: (item[1], -item[0]))
+        if n >= MIN_USUAL:
+            out[size] = gap
+    return out
+
+
+def _count_gaps(blocks: list[RawBlock], counts: dict[float, dict[float, int]]) -> None:
     lines = [(ln, b.max_size) for b in blocks for ln in b.lines]
     if not lines:
-        return {}
+        return
     # Only lines of running text count (a share of the page's text width, the next line starting near them): the
     # rows of a table are often further apart than the lines of a paragraph.
     wide = RUNNING_WIDTH * (max(ln.bbox[2] for ln, _ in lines) - min(ln.bbox[0] for ln, _ in lines))
-    counts: dict[float, dict[float, int]] = {}
     for (a, size), (b, other) in itertools.pairwise(lines):
         height = a.bbox[3] - a.bbox[1]
         gap = b.bbox[1] - a.bbox[3]
@@ -107,12 +125,6 @@ def usual_gaps(blocks: list[RawBlock]) -> dict[float, float]:
         if abs(size - other) <= SAME_SIZE and running and 0 <= gap <= MAX_LINE_GAP * height:
             by_gap = counts.setdefault(round(size), {})
             by_gap[round(gap)] = by_gap.get(round(gap), 0) + 1
-    out = {}
-    for size, by_gap in counts.items():
-        gap, n = max(by_gap.items(), key=lambda item: (item[1], -item[0]))
-        if n >= MIN_USUAL:
-            out[size] = gap
-    return out
 
 
 def _right_edges(blocks: list[RawBlock]) -> list[tuple[float, float, float]]:
