@@ -27,14 +27,15 @@ BAND = 0.1  # share of the page height at top and bottom where running heads and
 WIDE_BAND = 0.13  # ... or a little further in, when the line sits at the same height on every page it repeats on
 SAME_Y = 3.0  # points: one slot of a running head ("Lane et al. / Journal of Hydrology" at y 70 on every page)
 _WORD_RE = re.compile(r"[^\W\d_]")
+_NUMBER_RE = re.compile(r"\d+|(?<![^\W\d_])[ivxlc]+(?![^\W\d_])")
 MIN_LETTERS = 3  # letters a running line needs to be looked for outside the narrow band
 REPEAT_SHARE = 0.25  # a running line repeats on at least this share of the pages (odd/even heads: about half)
 
 
 def _key(text: str) -> str:
-    # Page numbers inside running heads change from page to page ("Page 3 of 11", "R. Soc. open sci. 2: 150395"),
-    # so digits are folded away; a bare folio becomes "#".
-    return re.sub(r"\s+", " ", re.sub(r"\d+", "#", text.lower())).strip()
+    # Page numbers inside running heads change from page to page ("Page 3 of 11", "R. Soc. open sci. 2: 150395",
+    # front matter's "- III -"), so numbers, roman ones too, are folded away; a bare folio becomes "#".
+    return re.sub(r"\s+", " ", _NUMBER_RE.sub("#", text.lower())).strip()
 
 
 def running_lines(pages: list[list[RawBlock]], heights: list[float]) -> set[tuple[int, int, int]]:
@@ -113,6 +114,9 @@ def _is_contents(block: Block, later_starts: list[str]) -> bool:
 
 # --- front matter --------------------------------------------------------------------------------------------------
 _REFERENCE_RE = re.compile(r"^\s*[\[［【]\d{1,4}[\]］】]")
+# ACM's "Permission to make digital or hard copies …" (about 800 characters), "© 2014 Smith et al.; licensee …".
+_LICENCE_RE = re.compile(r"permission to make digital|©|\(c\)\s*\d{4}|copyright\b|this is an open access article", re.I)
+LICENCE_MAX_CHARS = 1200
 FRONT_MAX_CHARS = 600  # a front-matter block is short; a paragraph that mentions an e-mail address is not one
 # "{vladk, barlaso}@fb.com" lists several people at one domain.
 _EMAIL_RE = re.compile(
@@ -158,7 +162,11 @@ def _front_matter(block: Block) -> bool:
     received and accepted, its ORCID and copyright lines. Short blocks only: body text that mentions a date or a
     university is longer than FRONT_MAX_CHARS. An item of a list or a reference entry past page 1 is content."""
     text = block.text
-    if len(text) > FRONT_MAX_CHARS or block.kind == "heading":
+    if block.kind == "heading":
+        return False
+    if block.page == 1 and len(text) <= LICENCE_MAX_CHARS and _LICENCE_RE.match(text):
+        return True  # a publisher's permission or licence notice, longer than a front-matter line
+    if len(text) > FRONT_MAX_CHARS:
         return False
     if (block.page != 1 and (is_list_item(text) or _REFERENCE_RE.match(text))) or _REFERENCE_TYPE_RE.search(text):
         return False
