@@ -7,8 +7,8 @@ Per file, through parse_document and chunk_document:
 - running: lines of the PDF's top or bottom 15% that repeat (digits ignored) at the same height on at least
   max(3, 30%) of the pages — running heads and footers by any definition — found inside a parsed block's rectangles;
 - leaders: runs of leader dots (". . . . .", "........", "………", "····") in answerable chunks (weight > 0.5);
-- front: front-matter words (e-mail addresses, correspondence, received/accepted, ORCID, ©, copyright,
-  affiliation) in answerable chunks;
+- front: front-matter marks (e-mail addresses, "correspondence", "received"/"accepted" with a date, ORCID, ©,
+  copyright) in answerable chunks;
 - zh_breaks: passages of text chunks (pieces between blank lines, 15 characters or more) that end on a Han character
   and are followed by one that starts with a Han character: a Chinese sentence cut at a line end (also counts cover
   fields and table cells, which are not sentences);
@@ -33,7 +33,8 @@ import pymupdf
 BAND = 0.15
 LEADER_RE = re.compile(r"(?:\.\s){4,}\.|\.{7,}|…{3,}|·{4,}")
 FRONT_RE = re.compile(
-    r"(?im)e-?mail|correspond|received|accepted|orcid|©|copyright|affiliation|\b[\w.+-]{2,}@[\w-]+\.\w+"
+    r"(?i)\be-?mail\b|\bcorrespondence\b|corresponding author|\b(?:received|accepted)[\s:]+(?:\d|[A-Z][a-z]+\.? \d)|"
+    r"\borcid\b|©|\bcopyright\b|[\w.+-]{2,}@[\w-]+\.\w+"
 )
 HAN = re.compile(r"[\u3400-\u9fff]")
 

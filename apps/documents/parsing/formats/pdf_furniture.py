@@ -25,7 +25,8 @@ if TYPE_CHECKING:  # pdf_layout calls running_lines
 # --- running heads and footers -------------------------------------------------------------------------------------
 BAND = 0.1  # share of the page height at top and bottom where running heads and folios live ...
 WIDE_BAND = 0.13  # ... or a little further in, when the line sits at the same height on every page it repeats on
-SAME_Y = 3.0  # points: one slot of a running head ("Lane et al. / Journal of Hydrology" at y 70 on every page)
+SAME_Y = 3  # points: one slot of a running head ("Lane et al. / Journal of Hydrology" at y 70 on every page)
+_NEAR = range(-SAME_Y, SAME_Y + 1)
 _WORD_RE = re.compile(r"[^\W\d_]")
 _NUMBER_RE = re.compile(r"\d+|(?<![^\W\d_])[ivxlc]+(?![^\W\d_])")
 MIN_LETTERS = 3  # letters a running line needs to be looked for outside the narrow band
@@ -54,7 +55,7 @@ def running_lines(pages: list[list[RawBlock]], heights: list[float]) -> set[tupl
                     where.setdefault(key, []).append((pno, bno, lno, line.bbox[1]))
     threshold = max(2, math.ceil(REPEAT_SHARE * n_pages))
     found: set[tuple[int, int, int]] = set()
-    slots: list[float] = []
+    slots: set[int] = set()  # heights (rounded) where running lines are printed
     for key, hits in where.items():
         # A folio ("#"), a number alone ("(#)" of an equation, "#.#.#" of a heading at the top of a page) or a
         # letter (a form's "a" column) counts in the narrow band only.
@@ -69,11 +70,11 @@ def running_lines(pages: list[list[RawBlock]], heights: list[float]) -> set[tupl
             if _in_band(line.bbox, heights[pno], BAND) or (worded and abs(y - usual_y) <= SAME_Y):
                 found.add((pno, bno, lno))
                 if worded:
-                    slots.append(y)
+                    slots.add(round(y))
     for key, hits in where.items():
         if not _worded(key):
             continue
-        in_slot = [h for h in hits if any(abs(h[3] - y) <= SAME_Y for y in slots)]
+        in_slot = [h for h in hits if any(round(h[3]) + d in slots for d in _NEAR)]
         if len({h[0] for h in in_slot}) >= 2:
             found.update((pno, bno, lno) for pno, bno, lno, _ in in_slot)
     return found
