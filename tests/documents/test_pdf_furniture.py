@@ -106,3 +106,13 @@ def test_front_matter_lines_are_in_chunks_of_low_weight(chunks_of, parts, line):
 def test_the_abstract_and_body_on_the_first_page_keep_their_weight(chunks_of, parts, sentence):
     chunks = chunks_of(*parts)
     assert any(sentence in c.text and c.weight >= 1 for c in chunks)
+
+
+def test_a_table_of_contents_without_leaders_is_out_of_answerable_passages(chunks_of):
+    """amsart prints its contents on page 1 as a block of numbered entries and a block of page numbers under the
+    title "Contents" (a trap for heading and reference-section detection): all three are contents."""
+    chunks = chunks_of("pdf-varied", "arxiv1504.06236_influential_nodes_1col.pdf")
+    listed = [c for c in chunks if "2. Structural measures 2.1. High-degree centrality" in c.text]
+    assert listed and all(c.weight == 0 for c in listed)
+    assert not [c.text[:60] for c in chunks if c.weight > 0 and c.text.startswith("Contents")]
+    assert any(c.weight >= 1 and c.text.startswith("Abstract. Recently") for c in chunks)

@@ -94,6 +94,10 @@ def _in_band(bbox: tuple[float, float, float, float], height: float, band: float
 _LEADER = r"(?:(?:\.\s){4,}\.|\.{7,}|…{3,}|(?:[·•]\s?){4,}|_{6,})"
 _LEADER_RE = re.compile(rf"\s*{_LEADER}\s*")
 _ENTRY_RE = re.compile(rf"(.+?)\s*{_LEADER}\s*([0-9]{{1,4}}|[ivxlcIVXLC]{{1,6}})(?=\s|$)")
+# A printed table of contents without leaders: its title, its numbered entries and a block of page numbers.
+_CONTENTS_TITLE_RE = re.compile(r"^(?:table of )?contents$|^目\s*[录次]$|^inhalt(?:sverzeichnis)?$|^оглавление$", re.I)
+_NUMBERED_ENTRY_RE = re.compile(r"(?:^|\s)((?:\d+\.)+\d*|\d+)\s+([^\d\s][^\d]*?)(?=\s+\d|$)")
+_PAGE_NUMBERS_RE = re.compile(r"^(?:(?:\d{1,4}|[ivxlc]{1,6})\s+){2,}(?:\d{1,4}|[ivxlc]{1,6})$", re.I)
 MIN_LABEL = 2  # characters of a contents entry's label (after normalising) worth looking up
 
 
@@ -187,12 +191,23 @@ def mark_furniture(blocks: list[Block]) -> list[Block]:
     """`blocks` with contents entries given role "contents", front-matter blocks role "front_matter", and the
     leader dots left in any other block's text taken out."""
     starts = [(b.page or 0, normalise_for_match(b.text[:80])) for b in blocks]
-    out = []
+    out: list[Block] = []
+    contents_title: int | None = None  # index in `out` of a "Contents" title whose entries may follow on its page
     for block in blocks:
         role = block.role
+        page = block.page or 0
         if not role and _LEADER_RE.search(block.text):
-            later = [start for page, start in starts if page > (block.page or 0)]
-            role = "contents" if _is_contents(block, later) else ""
+            role = "contents" if _is_contents(block, [start for p, start in starts if p > page]) else ""
+        under_title = contents_title is not None and out[contents_title].page == block.page
+        if not role and under_title:
+            role = "contents" if _lists_contents(block.text, [start for p, start in starts if p > page]) else ""
+        if role == "contents" and under_title:
+            out[contents_title] = dataclasses.replace(out[contents_title], role="contents")
+        contents_title = (
+            len(out)
+            if _CONTENTS_TITLE_RE.match(block.text.strip())
+            else (contents_title if role == "contents" else None)
+        )
         if not role and _front_matter(block):
             role = "front_matter"
         text = block.text if role == "contents" else _without_leaders(block.text)
@@ -200,6 +215,17 @@ def mark_furniture(blocks: list[Block]) -> list[Block]:
             block = dataclasses.replace(block, role=role, text=text)
         out.append(block)
     return out
+
+
+def _lists_contents(text: str, later_starts: list[str]) -> bool:
+    """Whether `text`, under a "Contents" title, is entries without leaders ("1. Introduction 2. Structural
+    measures 2.1. High-degree centrality …", whose headings come back later) or their page numbers alone."""
+    if _PAGE_NUMBERS_RE.match(text):
+        return True
+    labels = [normalise_for_match(m.group(1) + m.group(2)) for m in _NUMBERED_ENTRY_RE.finditer(text)]
+    labels = [label for label in labels if len(label) >= MIN_LABEL + 1]
+    found = sum(1 for label in labels if any(start.startswith(label) for start in later_starts))
+    return bool(labels) and found >= len(labels) / 2
 
 
 def _without_leaders(text: str) -> str:
