@@ -177,6 +177,8 @@ def inline_section(text: str) -> SectionMatch | None:
     offset = len(text) - len(body)
     lead = body.lstrip("".join(_BRACKETS))
     offset += len(body) - len(lead)
+    if lead[:1].islower():
+        return None  # "limitations. These limitations are ..." goes on with a sentence from the column before
     low = unicodedata.normalize("NFKC", lead[:60]).replace("\u2019", "'").lower()
     for alias in _ALIASES_LONGEST_FIRST:
         if not low.startswith(alias):

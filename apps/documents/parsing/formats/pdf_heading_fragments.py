@@ -55,8 +55,8 @@ def _join_numbers(blocks: list[RawBlock]) -> list[RawBlock]:
         bbox = (min(x0, line.bbox[0]), min(y0, line.bbox[1]), max(x1, line.bbox[2]), max(y1, line.bbox[3]))
         merged = RawBlock(
             lines=[RawLine(text=f"{number.text.strip()} {line.text.strip()}", bbox=bbox), *title.lines[1:]],
-            max_size=max(number.max_size, title.max_size),
-            bold=number.bold or title.bold,
+            max_size=title.max_size,  # the title's style is the heading's (ctex sets only the number in bold)
+            bold=title.bold,
         )
         used.update({id(number), id(title)})
         first, second = min(i, j), max(i, j)

@@ -28,6 +28,7 @@ Levels = dict[int, int]  # id(RawBlock) -> heading level (1 = top)
 _MIN_OUTLINE_HEADINGS = 3  # fewer outline entries found in the text than this: the outline is not used
 _OUTLINE_NUMBER_RE = re.compile(r"^\s*[\dIVX.]+\s+")
 _REFERENCES = "References"
+_TITLE_SIZE_GAP = 4.0  # points above the section headings' size from which a line belongs to the title
 _REPEATED = 3  # a section name printed this often is a sub-heading (a list of examples per subsection)
 
 
@@ -35,7 +36,7 @@ def find_headings(pages: list[list[RawBlock]], toc: list) -> tuple[list[list[Raw
     pages = join_heading_fragments(pages)
     levels = outline_levels(pages, toc)
     if len(levels) >= _MIN_OUTLINE_HEADINGS:
-        return pages, levels
+        return pages, _with_unlisted_names(pages, levels)
     styled_pages, styled = style_headings(pages)
     numbered = numbered_levels(styled_pages, styled)
     if numbered:
@@ -63,6 +64,24 @@ def outline_levels(pages: list[list[RawBlock]], toc: list) -> Levels:
             if level is not None:
                 levels[id(raw)] = level
     return levels
+
+
+def _with_unlisted_names(pages: list[list[RawBlock]], levels: Levels) -> Levels:
+    """Section names the outline leaves out (ctex outlines often stop before "参考文献") but printed in the style
+    of its top-level entries: top level too."""
+    blocks = [b for page in pages for b in page]
+    top = min(levels.values())
+    styles = Counter(_style(b) for b in blocks if levels.get(id(b)) == top)
+    if not styles:
+        return levels
+    top_style = styles.most_common(1)[0][0]
+    out = dict(levels)
+    for b in blocks:
+        if id(b) in levels or len(b.lines) > 2 or _style(b) != top_style or parse_label(b.text) is not None:
+            continue
+        if canonical_section(b.text) is not None:
+            out[id(b)] = top
+    return out
 
 
 def _without_title_entry(toc: list) -> list:
@@ -100,8 +119,11 @@ def numbered_levels(pages: list[list[RawBlock]], styled: Levels) -> Levels:
         return {}
     body = _body_style(blocks)
     labels: list[Label | None] = [parse_label(b.text) for b in blocks]
-    entries = [(i, lab, _style(b)) for i, (b, lab) in enumerate(zip(blocks, labels, strict=True))
-               if lab is not None and heading_like(b, lab)]
+    entries = [
+        (i, lab, _style(b))
+        for i, (b, lab) in enumerate(zip(blocks, labels, strict=True))
+        if lab is not None and heading_like(b, lab)
+    ]
     chain = top_chain(entries)
     if not chain:
         return {}
@@ -116,6 +138,7 @@ def numbered_levels(pages: list[list[RawBlock]], styled: Levels) -> Levels:
     in_references = False
     appendix_last = 0
     after_chain = False
+    back_matter = False  # a recognised section (References, 致谢) came after the last numbered one
     repeated = Counter(normalise_for_match(b.text) for b in blocks if len(b.text) <= 80)
     for i, b in enumerate(blocks):
         label = labels[i]
@@ -129,6 +152,7 @@ def numbered_levels(pages: list[list[RawBlock]], styled: Levels) -> Levels:
                 level = min(depth + 1, 3)  # "参考文献" over every example list: a sub-heading each time
             else:
                 level, in_references = 1, name.name == _REFERENCES
+                back_matter = after_chain
         elif current is None:
             continue  # before the first numbered heading: title, authors, abstract
         elif label is not None:
@@ -145,8 +169,8 @@ def numbered_levels(pages: list[list[RawBlock]], styled: Levels) -> Levels:
                     sub_last = label.numbers[0]
         elif in_references or not heading_like(b, None) or repeated[normalise_for_match(b.text)] > 1:
             continue  # a figure's label repeated in every diagram ("Code List") is no heading
-        elif after_chain and _style(b) == top_style and (not caps or _upper(b.text)) and _emphasised(top_style, body):
-            level = 1  # back matter after the last numbered section (a thesis's résumé)
+        elif back_matter and _style(b) == top_style and (not caps or _upper(b.text)) and _emphasised(top_style, body):
+            level = 1  # unnumbered back matter after the references (a thesis's résumé)
         elif id(b) in styled:
             level = min(depth + 1, 3) if depth else 2
         if level is not None:
@@ -181,6 +205,8 @@ def _standalone_name(b: RawBlock, body: tuple, top_style: tuple) -> bool:
     if b.text.rstrip().endswith((".", ":")) and _style(b) != top_style:
         return False  # "Acknowledgements." in bold body type: a run-in heading, its paragraph follows
     style = _style(b)
+    if style[0] > max(top_style[0], body[0]) + _TITLE_SIZE_GAP:
+        return False  # set like the title ("... under Real-World" over "Limitations"): a line of the title
     return style == top_style or (style != body and (style[1] or style[0] > body[0]))
 
 
