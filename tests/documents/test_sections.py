@@ -459,11 +459,11 @@ def test_declarations_rank_low_and_stray_reference_entries_under_them_not_at_all
     )
     assert reads_as_references(entries) and not reads_as_references(acknowledgement)
     drafts = [
-        SimpleNamespace(section="Funding", weight=DECLARATION_WEIGHT, text="This work was funded by NOAA."),
-        SimpleNamespace(section="Acknowledgements", weight=DECLARATION_WEIGHT, text=acknowledgement),
-        SimpleNamespace(section="Acknowledgements", weight=DECLARATION_WEIGHT, text=entries),
-        SimpleNamespace(section="Acknowledgements", weight=DECLARATION_WEIGHT, text="the estuarine waters. 2008."),
-        SimpleNamespace(section="Discussion", weight=1.0, text=entries),
+        SimpleNamespace(section_key="Funding", weight=DECLARATION_WEIGHT, text="This work was funded by NOAA."),
+        SimpleNamespace(section_key="Acknowledgements", weight=DECLARATION_WEIGHT, text=acknowledgement),
+        SimpleNamespace(section_key="Acknowledgements", weight=DECLARATION_WEIGHT, text=entries),
+        SimpleNamespace(section_key="Acknowledgements", weight=DECLARATION_WEIGHT, text="the estuarine waters. 2008."),
+        SimpleNamespace(section_key="Discussion", weight=1.0, text=entries),
     ]
     _hide_stray_references(drafts)
     assert [d.weight for d in drafts] == [DECLARATION_WEIGHT, DECLARATION_WEIGHT, 0.0, 0.0, 1.0]

@@ -107,12 +107,16 @@ def map_sections(blocks: list[Block]) -> list[BlockSection]:
 
 
 def section_depth(blocks: list[Block]) -> int:
-    """The heading depth of the document's top-level sections: the shallowest with two or more headings."""
+    """The heading depth of the document's top-level sections: the shallowest with two or more headings; with one
+    heading per depth, the one under a lone first heading (the document's title over a single run of sections)."""
     texts: dict[int, set[str]] = {}
     for block in blocks:
         if block.kind == "heading" and block.heading_path:
             texts.setdefault(len(block.heading_path), set()).add(block.text)
-    return min((d for d, seen in texts.items() if len(seen) >= 2), default=1)
+    shared = [d for d, seen in texts.items() if len(seen) >= 2]
+    if shared:
+        return min(shared)
+    return 2 if len(texts) >= 2 else 1
 
 
 def _top_heading(path: tuple[str, ...], top: int) -> str:

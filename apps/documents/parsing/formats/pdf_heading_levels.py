@@ -29,6 +29,7 @@ _MIN_OUTLINE_HEADINGS = 3  # fewer outline entries found in the text than this: 
 _OUTLINE_NUMBER_RE = re.compile(r"^\s*[\dIVX.]+\s+")
 _REFERENCES = "References"
 _TITLE_SIZE_GAP = 4.0  # points above the section headings' size from which a line belongs to the title
+_NUMBERED_SUBS = 2  # numbered sub-headings from which a document's sub-headings are taken to be numbered
 _REPEATED = 3  # a section name printed this often is a sub-heading (a list of examples per subsection)
 
 
@@ -133,23 +134,26 @@ def numbered_levels(pages: list[list[RawBlock]], styled: Levels) -> Levels:
     chain_ids = set(chain)
     levels: Levels = {}
     current: int | None = None  # number of the open top-level section
-    depth = 0  # level of the last heading
+    depth = 1  # level of the last numbered or named heading
     sub_last = 0  # last letter of a lettered sub-level under a roman numeral
     in_references = False
     appendix_last = 0
     after_chain = False
-    back_matter = False  # a recognised section (References, 致谢) came after the last numbered one
+    back_matter = False
+    unnumbered: list[int] = []  # unnumbered style headings placed under a numbered one
+    numbered_subs = 0  # a recognised section (References, 致谢) came after the last numbered one
     repeated = Counter(normalise_for_match(b.text) for b in blocks if len(b.text) <= 80)
     for i, b in enumerate(blocks):
         label = labels[i]
         level = None
+        sibling = False  # placed under the last numbered heading without becoming the one to place others under
         name = canonical_section(b.text) if label is None else None
         if i in chain_ids:
             level, current, sub_last, in_references = 1, label.numbers[0], 0, False
             after_chain = i == chain[-1]
         elif name is not None and _standalone_name(b, body, top_style):
             if repeated[normalise_for_match(b.text)] >= _REPEATED and current is not None:
-                level = min(depth + 1, 3)  # "参考文献" over every example list: a sub-heading each time
+                level, sibling = min(depth + 1, 3), True  # "参考文献" over every example list: a sub-heading each time
             else:
                 level, in_references = 1, name.name == _REFERENCES
                 back_matter = after_chain
@@ -171,11 +175,19 @@ def numbered_levels(pages: list[list[RawBlock]], styled: Levels) -> Levels:
             continue  # a figure's label repeated in every diagram ("Code List") is no heading
         elif back_matter and _style(b) == top_style and (not caps or _upper(b.text)) and _emphasised(top_style, body):
             level = 1  # unnumbered back matter after the references (a thesis's résumé)
-        elif id(b) in styled:
-            level = min(depth + 1, 3) if depth else 2
+        elif id(b) in styled or _bold_line(b, body, top_style):
+            level, sibling = min(depth + 1, 3), True  # one below the last numbered heading, siblings of each other
+            unnumbered.append(id(b))
         if level is not None:
             levels[id(b)] = level
-            depth = level
+            if not sibling:
+                depth = level
+            numbered_subs += level > 1 and label is not None
+    if numbered_subs >= _NUMBERED_SUBS:
+        # Sub-headings here are numbered ("2.1", "A."): an unnumbered line in a heading style is a diagram's label
+        # ("Parsing" | "Name Resolution" in an LNCS figure), not a sub-heading.
+        for key in unnumbered:
+            del levels[key]
     return levels
 
 
@@ -196,6 +208,13 @@ def _sub_level(scheme: str, label: Label, current: int, sub_last: int) -> int | 
     if scheme in ("zh_section", "zh_part", "zh_item") and label.scheme == "zh_paren":
         return 3 if scheme != "zh_item" else 2
     return None
+
+
+def _bold_line(b: RawBlock, body: tuple, top_style: tuple) -> bool:
+    """An unnumbered sub-heading of a numbered paper (NeurIPS: "Learning to Denoise" in bold body type): one bold
+    line at least the body's size, set apart from the text (a block of its own)."""
+    style = _style(b)
+    return len(b.lines) == 1 and style[1] and not body[1] and body[0] <= style[0] <= top_style[0] and style != top_style
 
 
 def _standalone_name(b: RawBlock, body: tuple, top_style: tuple) -> bool:
