@@ -26,6 +26,7 @@ from .blocks import Block
 from .sections import ABSTRACT_OPENERS, ABSTRACT_PARTS, SectionMatch, canonical_section, inline_section, is_caption
 
 ABSTRACT = "Abstract"
+REFERENCES = "References"
 _ABSTRACT_MAX_CHARS = 3000  # a structured abstract's sub-heads are absorbed only this far into it
 _PROMOTE_MIN, _PROMOTE_MAX = 400, 3000  # an unlabelled abstract is one paragraph of this size
 _NEVER_IN_ABSTRACT = frozenset({"introduction", "引言", "前言", "绪论", "导言"})
@@ -60,6 +61,9 @@ def map_sections(blocks: list[Block]) -> list[BlockSection]:
     any_recognised = False
     prev_path: tuple[str, ...] | None = None
     top = section_depth(blocks)
+    # Canonical sections the document gives a heading block (a document has one reference list: with a References
+    # heading, a plain "Reference" line, a table's column head (ACL), opens nothing).
+    headed = {m.name for b in blocks if b.kind == "heading" and (m := canonical_section(b.text)) is not None}
     opener = ""  # printed name of the open canonical section when no heading block opened it
     for block in blocks:
         path = block.heading_path
@@ -75,6 +79,8 @@ def map_sections(blocks: list[Block]) -> list[BlockSection]:
             found = canonical_section(block.text)
         elif block.kind in ("paragraph", "list_item") and not is_caption(block.text):
             found = canonical_section(block.text)
+            if found is not None and found.name == REFERENCES and REFERENCES in headed:
+                found = None  # one reference list, headed elsewhere: this "Reference" is a table's or figure's word
             marker = found is not None
             if found is None:
                 found = inline_section(block.text)
