@@ -82,7 +82,7 @@ def _title_right_of(number: RawBlock, blocks: list[RawBlock], used: set[int]) ->
     height = ny1 - ny0
     best = None
     for b in blocks:
-        if b is number or id(b) in used or id(number) in used or len(b.text) > _MAX_TITLE_CHARS:
+        if b is number or id(b) in used or id(number) in used or len(b.text) > _MAX_TITLE_CHARS or len(b.lines) > 2:
             continue
         lx0, ly0, _lx1, ly1 = b.lines[0].bbox
         overlap = min(ny1, ly1) - max(ny0, ly0)
