@@ -131,7 +131,7 @@ def _locate(entries: list[ReferenceEntry], drafts: list[ChunkDraft]) -> None:
     """chunk_indices: the chunks whose text holds the entry's start, end or middle (an entry can straddle two
     chunks). Reference-section chunks are searched first; other chunks only when those do not hold it (a list
     the section map did not see as References)."""
-    keys = [(d.chunk_index, normalise_for_match(d.text), d.section == "References") for d in drafts]
+    keys = [(d.chunk_index, normalise_for_match(d.text), d.section_key == "References") for d in drafts]
     for entry in entries:
         norm = normalise_for_match(entry.text)
         if not norm:

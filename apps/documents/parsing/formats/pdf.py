@@ -10,11 +10,11 @@ from ..blocks import Block, ParsedDocument, Rect
 from ..errors import ParseError
 from ..hyphenation import document_vocabulary
 from ..placeholders import clean_guessed_title, is_generic_title, is_placeholder_title
-from ..textutil import clean_inline, normalise_for_match
+from ..textutil import clean_inline
 from . import pdf_layout as layout  # superscript citations: body_size, footnote_labels, line_text
 from .pdf_byline import first_page_authors, is_placeholder_author
 from .pdf_furniture import mark_furniture
-from .pdf_headings import style_headings
+from .pdf_heading_levels import find_headings
 from .pdf_identifiers import first_page_arxiv_id, first_page_journal, first_page_year
 from .pdf_layout import RawBlock, RawLine, drop_running_lines, reading_order, split_side_by_side
 from .pdf_list_markers import attach_list_markers
@@ -23,7 +23,6 @@ from .pdf_paragraphs import join_document_lines
 # Ligatures are spelled out by MuPDF itself (no TEXT_PRESERVE_LIGATURES); images are not needed.
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 _CAPTION_RE = re.compile(r"^(Fig\.|Figure|Table|Scheme|Supplementary (Figure|Table))\s*S?\d+\b")
-_MIN_OUTLINE_HEADINGS = 3  # fewer outline entries found in the text than this: the outline is not used
 _MIN_TEXT_CHARS = 10  # fewer visible characters than this on a page with images => scanned page
 _TITLE_SIZES = 3  # type sizes tried for a title on page 1, largest first, past generic words ("MASTER THESIS")
 # The label of a cover's title field ("论文题目：", "中文题目", "Title:").
@@ -149,18 +148,7 @@ def _needs_ocr(page: pymupdf.Page, raw: list[RawBlock]) -> bool:
 
 
 def _to_blocks(pages: list[list[RawBlock]], toc: list) -> list[Block]:
-    headings = _toc_by_page(toc)
-    levels = {}
-    for pno, raw_blocks in enumerate(pages, start=1):
-        for raw in raw_blocks:
-            level = _match_heading(headings.get(pno, []), raw.text) if raw.text else None
-            if level is not None:
-                levels[id(raw)] = level
-    if len(levels) < _MIN_OUTLINE_HEADINGS:
-        # No outline, or one whose entries are not in the text ("Section_1"): headings from type style.
-        styled_pages, styled = style_headings(pages)
-        if len(styled) > len(levels):
-            pages, levels = styled_pages, styled
+    pages, levels = find_headings(pages, toc)  # outline, section numbering or type style (pdf_heading_levels)
     # The document's own spelling decides whether a line-end hyphen splits a word or joins a compound.
     vocabulary = document_vocabulary(ln.text for raw_blocks in pages for raw in raw_blocks for ln in raw.lines)
     path: list[tuple[int, str]] = []  # (level, heading text) stack
@@ -207,32 +195,6 @@ def _merge_line_boxes(lines: list[RawLine]) -> list[tuple[float, float, float, f
                 continue
         boxes.append([x0, y0, x1, y1])
     return [tuple(b) for b in boxes]
-
-
-def _toc_by_page(toc: list) -> dict[int, list[list]]:
-    """Outline entries per page; each is [level, normalised title, used?]. Only outline entries whose
-    text really appears as a block become headings, so generic bookmarks ("Section_1") do nothing."""
-    out: dict[int, list[list]] = {}
-    for entry in toc:
-        level, title, page = entry[0], entry[1], entry[2]
-        key = normalise_for_match(re.sub(r"^\s*[\dIVX.]+\s+", "", title))
-        if key and page >= 1:
-            out.setdefault(page, []).append([level, key, False])
-    return out
-
-
-def _match_heading(candidates: list[list], text: str) -> int | None:
-    if len(text) > 300:
-        return None
-    key = normalise_for_match(re.sub(r"^\s*[\dIVX.]+\s+", "", text))
-    matches = [c for c in candidates if not c[2] and c[1] == key]
-    if not matches:
-        return None
-    # Abstract sub-heads ("Background") repeat body section names on page 1 but are usually run
-    # into the text; when two outline entries fit, the more major one is the real block heading.
-    best = min(matches, key=lambda c: c[0])
-    best[2] = True
-    return best[0]
 
 
 def _metadata(doc: pymupdf.Document, pages: list[list[RawBlock]]) -> dict:
