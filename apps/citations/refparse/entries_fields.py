@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import re
 
+from .entries_styles import comma_title, cut_sentence, year_after_authors
+from .styles_gbt import is_gbt, parse_gbt
+
 _DOI_RE = re.compile(r"\b10\.\d{4,9}/\S+")
 _DOI_BROKEN_RE = re.compile(r"(\b10\.\d{4,9}/\S*[-/.])\s+(?=[\w(])")  # a DOI cut at a line end
 _SURNAME = r"(?:(?:van|von|de|der|den|da|di|du|la|le|del|dos|De|Van|Von|Di|Da|Le|La|St\.)\s){0,2}"
 _SURNAME += r"[A-Z\u00c0-\u00de][\w'\u2019\-\u00c0-\u024f]*(?:[\s\-][A-Z][a-z\u00e0-\u024f'\u2019\-]+)?"
 _CAP = "A-Z\u00c0-\u00de"  # initials may carry diacritics ("Á.", "Ü.")
 _INITIALS_DOTTED = rf"(?:[{_CAP}]\.\s?-?\s?){{1,4}}"
-_SEP = r"(?:\s*(?:,|;)\s*(?:and\s+|&\s+)?|\s+and\s+|\s*&\s*)"
+_SEP = r"(?:\s*(?:,|;)\s*(?:(?:and|AND)\s+|&\s+)?|\s+(?:and|AND)\s+|\s*&\s*)"
 # One author in each family of styles; the style that reads the longest run of authors wins.
 _AUTHOR_STYLES = {
     "vancouver": re.compile(rf"({_SURNAME})\s(?:[A-Z]{{1,4}}|[A-Z]\.(?:[A-Z]\.)*)(?=[\s,.:;(])"),
@@ -29,7 +32,10 @@ _YEAR_PAREN_RE = re.compile(r"\((\d{4})[a-z]?\)")
 _YEAR_END_RE = re.compile(r"[,.;:\s\(](\d{4})[a-z]?\)?\.?\s*$")
 _YEAR_ANY_RE = re.compile(r"(?<![\d\-\u2013/.:])(\d{4})[a-z]?(?![\d\-\u2013/])")
 _QUOTED_TITLE_RE = re.compile(r"[\u201c\"](.+?)[,.]?[\u201d\"]")
-_LEAD_YEAR_RE = re.compile(r"^\s*[.,:]?\s*\(?\d{4}[a-z]?\)?[.,:]?\s*")
+_LEAD_YEAR_RE = re.compile(r"^\s*[.,:]?\s*(?:\(\d{4}[a-z]?(?:,\s*[A-Za-z][^)]{0,25})?\)|\d{4}[a-z]?)[.,:]?\s*")
+# The ditto dash of IEEE/ACM lists ("——, “Title,” …"; when its glyph is not extracted only ", “Title,”" is left).
+_DITTO_RE = re.compile(r"^\s*(?:[\u2014\u2013\u2012_\-]{2,}\s*[,.]?\s*|,\s*(?=[\u201c\"]))")
+_LEADING_QUOTE_RE = re.compile(r"^\s*[\u201c\"](.+?)[,.]?[\u201d\"]")
 
 
 def parse_doi(text: str) -> str:
@@ -81,44 +87,84 @@ def parse_authors(text: str) -> tuple[list[str], int]:
     return best
 
 
-def parse_entry(text: str) -> dict:
-    """{doi, year, authors, first_author, title, venue} for one entry's text (label already removed)."""
-    authors, end = parse_authors(text)
+def parse_entry(text: str, previous_authors: list[str] | None = None) -> dict:
+    """{doi, year, authors, first_author, title, venue} for one entry's text (label already removed).
+    `previous_authors` stands in for the IEEE/ACM ditto dash ("——, “Title,” …": the authors of the entry above)."""
     out = {
         "doi": parse_doi(text),
         "year": parse_year(text),
-        "authors": authors,
-        "first_author": authors[0] if authors else "",
+        "authors": [],
+        "first_author": "",
         "title": "",
         "venue": "",
     }
+    fields = _styled(text, previous_authors or [])
+    if fields:
+        out.update({k: v for k, v in fields.items() if k in out and v})
+        out["first_author"] = out["authors"][0] if out["authors"] else ""
+    if not is_sane_title(out["title"], text, out["authors"]):
+        out["title"] = out["venue"] = ""
+    return out
+
+
+def _styled(text: str, previous_authors: list[str]) -> dict | None:
+    """The fields by the first grammar that fits: GB/T 7714 (its [J]/[M] type code), an author list closed by
+    its year (ACL, ACM, Harvard, APA), a quoted title (IEEE), a comma-closed author list (APS, elsarticle), then
+    "Authors. Title. Venue" (Vancouver, LNCS, ACM numeric)."""
+    if is_gbt(text):
+        return parse_gbt(text)
+    ditto = _DITTO_RE.match(text)
+    if ditto and previous_authors:
+        return _after_authors(text, ditto.end(), previous_authors, comma=True)
+    if quoted := _LEADING_QUOTE_RE.match(text):  # no author: the entry starts with its quoted title
+        return {"title": quoted.group(1).strip(" ,."), "venue": _venue(text[quoted.end() :].lstrip(" ,."))}
+    dated = year_after_authors(text)
+    if dated:
+        return {**dated, "venue": _venue(dated["after"])}
+    authors, end = parse_authors(text)
     if not authors:
-        return out
+        return None
+    return _after_authors(text, end, authors, comma=text[:end].rstrip().endswith(","))
+
+
+def _after_authors(text: str, end: int, authors: list[str], comma: bool) -> dict:
+    out = {"authors": authors}
     rest = text[end:]
     quoted = _QUOTED_TITLE_RE.search(rest)
     if quoted and quoted.start() >= 6 and rest[: quoted.start()].count(",") >= 1:
         return out  # a quoted title further on: the author list was not read to its end, so no title is better
     if quoted and quoted.start() < 6:
         out["title"] = quoted.group(1).strip(" ,.")
-        after = rest[quoted.end() :].lstrip(" ,.")
-        out["venue"] = _venue(after)
+        out["venue"] = _venue(rest[quoted.end() :].lstrip(" ,."))
         return out
     rest = re.sub(r"^[\s.:,;]+", "", rest)
     rest = _LEAD_YEAR_RE.sub("", rest)
-    title, after = _cut_sentence(rest)
+    if comma:
+        found = comma_title(rest)
+        if found:
+            out["title"], out["venue"] = found
+        return out  # a comma style with no publication data to end its title: no title rather than a wrong one
+    title, after = cut_sentence(rest)
     out["title"] = title
     out["venue"] = _venue(after)
     return out
 
 
-def _cut_sentence(text: str) -> tuple[str, str]:
-    """The text up to the first sentence end that is not an abbreviation, and the rest."""
-    for m in re.finditer(r"[.?!](?=\s|$)", text):
-        before = text[: m.start()].rsplit(" ", 1)[-1]
-        if len(before) <= 1 or before in ("al", "vs", "eds", "ed", "sp", "spp", "e.g", "i.e"):
-            continue
-        return text[: m.end()].rstrip(".").strip(), text[m.end() :].strip()
-    return "", ""
+def is_sane_title(title: str, text: str, authors: list[str]) -> bool:
+    """A parsed title is kept only when it is a piece of the entry that reads as a title: not the venue ("In
+    Proceedings …"), not a date ("July)"), not a URL, not the author list run on ("AND ULLMAN, J. D. …")."""
+    if not title or title not in text or len(title) < 2:
+        return False
+    if re.match(r"^(?:in:?\s|and\s|&|\(|\)|https?:|www\.|available\b|retrieved\b|accessed\b)", title, re.IGNORECASE):
+        return False
+    if re.match(r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\)?$", title, re.IGNORECASE):
+        return False
+    if not re.search(r"[^\W\d_]", title):
+        return False
+    if re.match(r"^(?:[A-Z]\.\s?){1,3}[,;]", title):  # initials the author reading stopped in front of
+        return False
+    # The author list run on into the title: a surname followed by initials or "and".
+    return not any(a and re.match(rf"{re.escape(a)},?\s+(?:[A-Z]\.|and\b|AND\b|&)", title) for a in authors)
 
 
 def _venue(text: str) -> str:
@@ -128,4 +174,6 @@ def _venue(text: str) -> str:
     m = re.search(r"(?:[,.;:]?\s*(?:vol\.|pp\.|pages|no\.)|[,.;:]?\s+\(?\d)", text)
     venue = text[: m.start()] if m else ""
     venue = venue.strip(" ,.;:")
+    if re.match(r"^(?:\d|\[|available\b)", venue, re.IGNORECASE):
+        return ""
     return venue if 2 <= len(venue) <= 200 else ""

@@ -42,6 +42,7 @@ _MAX_SKIP = 15  # lines of another type size tolerated inside a list before the 
 class RawEntry:
     number: int | None
     lines: list[RefLine] = field(default_factory=list)
+    label: str = ""  # an alphabetic label ("Cop87"), for lists without numbers
 
 
 def split_midline(lines: list[RefLine]) -> list[RefLine]:
@@ -118,7 +119,7 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
         if not LINK_RE.match(line.text):
             entries[-1].lines.append(line)
         skipped = 0
-    _trim_last(entries)
+    trim_last(entries)
     return entries
 
 
@@ -130,13 +131,29 @@ def _confirmed(lines: list[RefLine], i: int, num: int, size: float) -> bool:
     return False
 
 
-def _trim_last(entries: list[RawEntry]) -> None:
+def trim_last(entries: list[RawEntry]) -> None:
     """The last entry has no next label to end it: it gets no more lines than the longest other entry plus two,
     so running text after an unmarked list end is not swallowed."""
     if len(entries) < 2:
         return
     cap = max(len(e.lines) for e in entries[:-1]) + 2
     del entries[-1].lines[cap:]
+    # A blank stretch well beyond the list's line spacing ends it too (an author biography, a footnote block).
+    pitches = sorted(
+        b.bbox[1] - a.bbox[1]
+        for e in entries[:-1]
+        for a, b in itertools.pairwise(e.lines)
+        if a.bbox and b.bbox and a.page == b.page and 0 < b.bbox[1] - a.bbox[1] < 40
+    )
+    if len(pitches) < 5:
+        return
+    pitch = pitches[len(pitches) // 2]
+    last = entries[-1].lines
+    for i in range(1, len(last)):
+        a, b = last[i - 1], last[i]
+        if a.bbox and b.bbox and a.page == b.page and b.bbox[1] - a.bbox[1] > 2.5 * pitch:
+            del last[i:]
+            return
 
 
 def author_year_entries(lines: list[RefLine], start: int) -> list[RawEntry]:
