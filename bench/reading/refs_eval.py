@@ -72,6 +72,25 @@ def same_entry(found: str, expected: str) -> bool:
     return a[:k] == b[:k] and abs(len(a) - len(b)) <= max(8, 0.1 * len(b))
 
 
+def specimen_lists(path: Path) -> dict[str, int]:
+    """Every numbered list starting at 1 (as entries_split follows it, no resumed chains), keyed by the section
+    number printed in the three lines before it ("4.1"): for documents of many short lists."""
+    from apps.citations.refparse.entries_lines import document_lines
+    from apps.citations.refparse.entries_split import anchor, numbered_entries, split_midline
+
+    parsed, _drafts = parsed_and_drafts(path)
+    lines = split_midline(document_lines(parsed, path.read_bytes()))
+    out: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        if anchor(line) != 1:
+            continue
+        for before in lines[max(0, i - 3) : i]:
+            m = re.match(r"^(\d+(?:\.\d+)+)\s", before.text)
+            if m:
+                out.setdefault(m.group(1), len(numbered_entries(lines, i, max_jumps=0, first_within=1)))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--files", default="")
@@ -119,6 +138,12 @@ def main() -> None:
         for e in entries[: args.show]:
             print(f"    [{e.number}] {e.text[:160]}")
             print(f"        T={e.title[:100]!r} A={e.authors[:4]} Y={e.year} V={e.venue[:60]!r}")
+    for name in names:
+        if truth[name].get("ref_lists"):
+            found = specimen_lists(CORPUS / name)
+            for key, expected in truth[name]["ref_lists"].items():
+                got = found.get(key.split()[0])
+                print(f"  ref_lists {name[:30]} {key}: expected {expected} found {got}")
     with_bib = [r for r in rows if r["expected"]]
     total_found = sum(r["found"] for r in with_bib)
     summary = {

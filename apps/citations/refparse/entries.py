@@ -67,6 +67,7 @@ def find_reference_entries(
                 title=fields["title"],
                 venue=fields["venue"],
                 page=raw_entry.lines[0].page,
+                label=raw_entry.label,
             )
         )
     _locate(entries, drafts)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .entries_styles import comma_title, cut_sentence, year_after_authors
+from .entries_styles import caps_authors, comma_title, cut_sentence, year_after_authors
 from .styles_gbt import is_gbt, parse_gbt
 
 _DOI_RE = re.compile(r"\b10\.\d{4,9}/\S+")
@@ -102,6 +102,7 @@ def parse_entry(text: str, previous_authors: list[str] | None = None) -> dict:
     if fields:
         out.update({k: v for k, v in fields.items() if k in out and v})
         out["first_author"] = out["authors"][0] if out["authors"] else ""
+    out["title"] = _trim_title(out["title"])
     if not is_sane_title(out["title"], text, out["authors"]):
         out["title"] = out["venue"] = ""
     return out
@@ -118,6 +119,8 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
         return _after_authors(text, ditto.end(), previous_authors, comma=True)
     if quoted := _LEADING_QUOTE_RE.match(text):  # no author: the entry starts with its quoted title
         return {"title": quoted.group(1).strip(" ,."), "venue": _venue(text[quoted.end() :].lstrip(" ,."))}
+    if capitals := caps_authors(text):
+        return {**capitals, "venue": _venue(capitals["after"])}
     dated = year_after_authors(text)
     if dated:
         return {**dated, "venue": _venue(dated["after"])}
@@ -150,6 +153,12 @@ def _after_authors(text: str, end: int, authors: list[str], comma: bool) -> dict
     return out
 
 
+def _trim_title(title: str) -> str:
+    """What no title holds: ", in Proceedings of …" (the host work run on), ", 2nd ed" (the edition)."""
+    title = re.split(r",\s+(?:[Ii]n:?|edited by)\s+(?=[A-Z])", title, maxsplit=1)[0]
+    return re.sub(r",?\s+\d+(?:st|nd|rd|th)\s+ed\.?$", "", title).strip()
+
+
 def is_sane_title(title: str, text: str, authors: list[str]) -> bool:
     """A parsed title is kept only when it is a piece of the entry that reads as a title: not the venue ("In
     Proceedings …"), not a date ("July)"), not a URL, not the author list run on ("AND ULLMAN, J. D. …")."""
@@ -163,6 +172,8 @@ def is_sane_title(title: str, text: str, authors: list[str]) -> bool:
         return False
     if re.match(r"^(?:[A-Z]\.\s?){1,3}[,;]", title):  # initials the author reading stopped in front of
         return False
+    if re.match(r"^[^\s,]+(?:\s[^\s,]+)?,\s(?:[A-Z]\.\s?-?){1,3}(?:,|\s+AND\b|\s+and\b)", title):
+        return False  # "DI COSMO, R., AND …": an author (small capitals the author reading could not follow)
     # The author list run on into the title: a surname followed by initials or "and".
     return not any(a and re.match(rf"{re.escape(a)},?\s+(?:[A-Z]\.|and\b|AND\b|&)", title) for a in authors)
 

@@ -7,6 +7,9 @@
 - Comma style (APS/REVTeX, elsarticle numeric, IEEE without quotes): "C. H. Bennett, The thermodynamics of
   computation—a review, Int. J. Theor. Phys. 21, 905 (1982)." The title runs to the comma before the venue,
   found from the publication data that follows it (volume and pages, "(Publisher, 1996)", ", in:", a URL).
+- Small-capital authors (LNCS, old ACM): "AHO, A. V., SETHI, R., AND ULLMAN, J. D. Title. Venue". The
+  extracted capitals carry glyph debris ("HRIT¸CU", "GENEV`ES", "BAN ÂTRE") that no name pattern of mixed case
+  reads; the list is read as capitals, initials and AND.
 Each returns None when its grammar does not fit, and the generic reading is used.
 """
 
@@ -43,8 +46,8 @@ def name_list(segment: str) -> list[str] | None:
         return [segment]
     names = []
     for piece in _SEP_RE.split(segment):
-        piece = piece.strip()
-        if not piece:
+        piece = piece.strip().lstrip("/")  # "/&": an ampersand escaped in the source
+        if not piece or piece in ("...", "\u2026"):  # APA's ellipsis for the authors left out
             continue
         tokens = piece.split()
         if not 1 <= len(tokens) <= 6:
@@ -70,6 +73,26 @@ def _is_initials(token: str) -> bool:
     return bool(re.fullmatch(_INITIALS, token)) or (token.isupper() and len(token) <= 3 and token.isalpha())
 
 
+_CAP_CHARS = "A-Z\u00c0-\u00de"
+_CAPS_NAME = (
+    rf"[{_CAP_CHARS}][{_CAP_CHARS}'\u2019`\u00b8\u0300-\u036f\-]+(?:\s[{_CAP_CHARS}][{_CAP_CHARS}'\u2019`\u00b8\-]*)*"
+)
+_CAPS_AUTHOR = rf"({_CAPS_NAME}),\s(?:[{_CAP_CHARS}]\.\s?-?){{1,4}}"
+_CAPS_LIST_RE = re.compile(rf"^(?:{_CAPS_AUTHOR}(?:\s*,)*\s*(?:AND\s+)?)+")
+
+
+def caps_authors(text: str) -> dict | None:
+    """Authors and title of an entry whose author list is set in capitals ("AHO, A. V., AND ULLMAN, J. D.")."""
+    m = _CAPS_LIST_RE.match(text)
+    if not m:
+        return None
+    authors = [re.sub(r"^AND\s+", "", a) for a in re.findall(_CAPS_AUTHOR, m.group(0))]
+    title, after = cut_sentence(text[m.end() :])
+    if not authors or not title:
+        return None
+    return {"authors": authors, "title": title, "after": after}
+
+
 def year_after_authors(text: str) -> dict | None:
     """Authors, year and title of an entry whose author list is closed by its year."""
     m = _YEAR_AFTER_AUTHORS_RE.match(text)
@@ -88,8 +111,10 @@ def cut_sentence(text: str) -> tuple[str, str]:
     """The text up to the first sentence end that is not an abbreviation or an initial, and the rest. A "?" or
     "!" ending stays in the title ("What Is a GPU?")."""
     for m in re.finditer(r"[.?!](?=\s|$)", text):
-        before = text[: m.start()].rsplit(" ", 1)[-1]
-        if m.group(0) == "." and (len(before) <= 1 or before.lower() in _ABBREV):
+        word = text[: m.start()].rsplit(" ", 1)[-1]
+        before = word.lstrip("([{\u201c\"'")  # "(L. Johnson)": an initial inside brackets
+        ordinal_edition = before == "ed" and re.search(r"\d(?:st|nd|rd|th)\s+ed$", text[: m.start()])
+        if m.group(0) == "." and (len(before) <= 1 or before.lower() in _ABBREV) and not ordinal_edition:
             continue
         end = m.end() if m.group(0) in "?!" else m.start()
         return text[:end].strip(), text[m.end() :].strip()
@@ -127,6 +152,12 @@ def comma_title(rest: str) -> tuple[str, str] | None:
         if len(venue) > 90 or len(title) < 8:
             return None
         return title.strip(' ,.\u201c\u201d"'), venue.strip(" ,.")
+    if not book:
+        # One sentence and nothing after it: the title alone ("…, Identifying key users …: a PageRank based
+        # approach."); one ending in a number is a venue and volume run on ("…, Frontiers in … 5.").
+        title, after = cut_sentence(rest)
+        ok = title and not after and len(title) >= 8 and not title[-1:].isdigit()
+        return (title, "") if ok else None
     if book:
         title = rest[: book.start()].strip(" ,.")
         if book.group(0).lstrip(", ").startswith(("http", "arXiv", "doi")):

@@ -18,12 +18,12 @@ import re
 TYPE_CODE_RE = re.compile(r"\s?\[(?:M|C|N|J|D|R|S|P|G|Z|A|K|CP|DB|EB|CM|DS)(?:/OL)?\]")
 # The author list ends at the first full stop (ASCII ". ", or the full-width "．" "。").
 _AUTHORS_END_RE = re.compile(r"\.\s|[．。]\s?")
-_ETAL_RE = re.compile(r"^(?:et al\.?|等|他|ほか|и др\.?)$", re.IGNORECASE)
+_ETAL_RE = re.compile(r"^(?:et al\.?|等|他|ほか|외|и др\.?|Jr\.?|Sr\.?)$", re.IGNORECASE)
 _LATIN_NAME_RE = re.compile(
     r"^[A-Z\u00c0-\u00de\u0410-\u042f][\w'\u2019\-.]*(?:\s(?:[A-Z\u00c0-\u00de\u0410-\u042f][\w'\u2019\-.]*|of|and|for|the|on|de|&))*$"
 )
 _YEAR_RE = re.compile(r"(?<!\d)((?:1[5-9]|20)\d{2})(?!\d)")
-_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]")  # with kana and Hangul
 
 
 def is_gbt(text: str) -> bool:
