@@ -35,6 +35,7 @@ _QUOTED_TITLE_RE = re.compile(r"[\u201c\"](.+?)[,.]?[\u201d\"]")
 _LEAD_YEAR_RE = re.compile(r"^\s*[.,:]?\s*(?:\(\d{4}[a-z]?(?:,\s*[A-Za-z][^)]{0,25})?\)|\d{4}[a-z]?)[.,:]?\s*")
 # The ditto dash of IEEE/ACM lists ("——, “Title,” …"; when its glyph is not extracted only ", “Title,”" is left).
 _DITTO_RE = re.compile(r"^\s*(?:[\u2014\u2013\u2012_\-]{2,}\s*[,.]?\s*|,\s*(?=[\u201c\"]))")
+_WEB_TITLE_RE = re.compile(r"^([^\s\u2014\-][^:/]{2,150}?)\.?\s+[-\u2013\u2014]\s+(?:https?://|www\.)\S+\.?$")
 _LEADING_QUOTE_RE = re.compile(r"^\s*[\u201c\"](.+?)[,.]?[\u201d\"]")
 
 
@@ -117,6 +118,8 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
     ditto = _DITTO_RE.match(text)
     if ditto and previous_authors:
         return _after_authors(text, ditto.end(), previous_authors, comma=True)
+    if web := _WEB_TITLE_RE.match(text):  # "SPECJVM98 - http://www.spec.org/jvm98/." (a web page, no author)
+        return {"title": web.group(1).strip()}
     if quoted := _LEADING_QUOTE_RE.match(text):  # no author: the entry starts with its quoted title
         return {"title": quoted.group(1).strip(" ,."), "venue": _venue(text[quoted.end() :].lstrip(" ,."))}
     if capitals := caps_authors(text):
@@ -156,6 +159,7 @@ def _after_authors(text: str, end: int, authors: list[str], comma: bool) -> dict
 def _trim_title(title: str) -> str:
     """What no title holds: ", in Proceedings of …" (the host work run on), ", 2nd ed" (the edition)."""
     title = re.split(r",\s+(?:[Ii]n:?|edited by)\s+(?=[A-Z])", title, maxsplit=1)[0]
+    title = re.sub(r",\s*(?:1[6-9]|20)\d{2}[a-z]?$", "", title)  # "Compilers: …, and tools, 2006" (ACM books)
     return re.sub(r",?\s+\d+(?:st|nd|rd|th)\s+ed\.?$", "", title).strip()
 
 
@@ -181,7 +185,7 @@ def is_sane_title(title: str, text: str, authors: list[str]) -> bool:
 def _venue(text: str) -> str:
     """The venue runs up to its volume, year or page numbers ("Hum Ecol. 1990;18", "Anim. Behav. 79, 981",
     "Gut, vol. 61", "In Proceedings of PLDI, pages 1-9")."""
-    text = re.sub(r"^(?:In:?\s+)", "", text.strip())
+    text = re.sub(r"^(?:[Ii]n:?\s+)", "", text.strip())
     m = re.search(r"(?:[,.;:]?\s*(?:vol\.|pp\.|pages|no\.)|[,.;:]?\s+\(?\d)", text)
     venue = text[: m.start()] if m else ""
     venue = venue.strip(" ,.;:")
