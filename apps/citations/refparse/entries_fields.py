@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .entries_styles import caps_authors, comma_title, cut_sentence, year_after_authors
+from .entries_styles import caps_authors, colon_after_authors, comma_title, cut_sentence, year_after_authors
 from .styles_gbt import is_gbt, parse_gbt
 
 _DOI_RE = re.compile(r"\b10\.\d{4,9}/\S+")
@@ -122,6 +122,8 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
         return {"title": web.group(1).strip()}
     if quoted := _LEADING_QUOTE_RE.match(text):  # no author: the entry starts with its quoted title
         return {"title": quoted.group(1).strip(" ,."), "venue": _venue(text[quoted.end() :].lstrip(" ,."))}
+    if colon := colon_after_authors(text):
+        return {**colon, "venue": _venue(colon["after"])}
     if capitals := caps_authors(text):
         return {**capitals, "venue": _venue(capitals["after"])}
     dated = year_after_authors(text)

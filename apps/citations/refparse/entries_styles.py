@@ -93,6 +93,30 @@ def caps_authors(text: str) -> dict | None:
     return {"authors": authors, "title": title, "after": after}
 
 
+_VANCOUVER_NAME_RE = re.compile(
+    rf"^(?:(?:van|von|de|der|den|da|di|du|la|le|del|dos)\s)*[{_CAP_CHARS}][\w'\u2019\-]+(?:\s[{_CAP_CHARS}][\w'\u2019\-]+)?"
+    r"\s[A-Z]{1,4}$"
+)
+_COLON_LIST_RE = re.compile(r"^([^:.]{3,600}?):\s+(\S.*)$")
+
+
+def colon_after_authors(text: str) -> dict | None:
+    """BMC's "Furlan AD, Pennick V, …, Editorial Board, Cochrane Back Review Group: Title. Venue 2009, 34:1929."
+    The colon closes the author list, which may hold a group author the name patterns do not read; most of its
+    names are "Surname INITIALS"."""
+    m = _COLON_LIST_RE.match(text)
+    if not m:
+        return None
+    pieces = [p.strip() for p in re.split(r",\s*", m.group(1)) if p.strip()]
+    names = [p for p in pieces if _VANCOUVER_NAME_RE.match(p)]
+    if not pieces or not _VANCOUVER_NAME_RE.match(pieces[0]) or len(names) < 0.6 * len(pieces):
+        return None
+    title, after = cut_sentence(m.group(2))
+    if not title:
+        return None
+    return {"authors": [n.rsplit(" ", 1)[0] for n in names], "title": title, "after": after}
+
+
 def year_after_authors(text: str) -> dict | None:
     """Authors, year and title of an entry whose author list is closed by its year."""
     m = _YEAR_AFTER_AUTHORS_RE.match(text)
