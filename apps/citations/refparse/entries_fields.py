@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .entries_styles import caps_authors, colon_after_authors, comma_title, cut_sentence, year_after_authors
+from .entries_styles import caps_authors, colon_after_authors, comma_title, cut_sentence, year_after_authors, year_first
 from .styles_gbt import is_gbt, parse_gbt
 
 _DOI_RE = re.compile(r"\b10\.\d{4,9}/\S+")
@@ -122,6 +122,8 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
         return {"title": web.group(1).strip()}
     if quoted := _LEADING_QUOTE_RE.match(text):  # no author: the entry starts with its quoted title
         return {"title": quoted.group(1).strip(" ,."), "venue": _venue(text[quoted.end() :].lstrip(" ,."))}
+    if dated_only := year_first(text):
+        return {**dated_only, "venue": _venue(dated_only["after"])}
     if colon := colon_after_authors(text):
         return {**colon, "venue": _venue(colon["after"])}
     if capitals := caps_authors(text):
@@ -162,6 +164,7 @@ def _trim_title(title: str) -> str:
     """What no title holds: ", in Proceedings of …" (the host work run on), ", 2nd ed" (the edition)."""
     title = re.split(r",\s+(?:[Ii]n:?|edited by)\s+(?=[A-Z])", title, maxsplit=1)[0]
     title = re.sub(r",\s*(?:1[6-9]|20)\d{2}[a-z]?$", "", title)  # "Compilers: …, and tools, 2006" (ACM books)
+    title = re.split(r";\s+(?=[^;]{0,80}(?:\bEds?\.|:\s))", title, maxsplit=1)[0]  # MDPI "Book; Publisher: City"
     return re.sub(r",?\s+\d+(?:st|nd|rd|th)\s+ed\.?$", "", title).strip()
 
 

@@ -21,7 +21,7 @@ _PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "du", "la", "le", "d
 # A name is capitalised words (no full stop: "Learning." ends a sentence, not a name) or initials ("J.M", "J.-P.").
 _INITIALS = r"(?:[A-Z]\.-?){0,3}[A-Z]\.?"
 _NAME_TOKEN_RE = re.compile(
-    rf"^(?:[\u02c7\u02d8`]?[A-Z\u00c0-\u00de][\w'\u2019\-\u00c0-\u024f\u0300-\u036f\u02c7\u02d8`]*|{_INITIALS})$"
+    rf"^(?:[\u02c7\u02d8`]?[A-Z\u00c0-\u00de][\w'\u2019\-\u00c0-\u024f\u0300-\u036f\u02c7\u02d8`\u00b8]*|{_INITIALS})$"
 )
 _YEAR_AFTER_AUTHORS_RE = re.compile(
     r"^(?P<auth>.{2,700}?)(?:[.,]\s+|\s+\((?:[A-Z][a-z]{2,8}\.?(?:\s\d{1,2}(?:\s?[-\u2013]\s?\d{1,2})?)?,?\s)?|\s+)"
@@ -31,7 +31,28 @@ _YEAR_AFTER_AUTHORS_RE = re.compile(
 _ORG_RE = re.compile(r"^[A-Z][A-Z0-9&.'\u2019\- ]{1,60}$")  # "INTEL", "NETWORK TIME FOUNDATION", "RED HAT"
 _SEP_RE = re.compile(r"\s*,\s*(?:and\s+|&\s+)?|\s+and\s+|\s*&\s*")
 _ETAL_RE = re.compile(r"\s*,?\s*et\s+al\.?\s*$")
-_ABBREV = {"al", "vs", "eds", "ed", "sp", "spp", "e.g", "i.e", "st", "no", "vol", "jr", "dr", "mr", "ms", "inc", "co"}
+_ABBREV = {
+    "al",
+    "vs",
+    "eds",
+    "ed",
+    "sp",
+    "spp",
+    "nov",
+    "var",
+    "e.g",
+    "i.e",
+    "st",
+    "no",
+    "vol",
+    "jr",
+    "dr",
+    "mr",
+    "ms",
+    "inc",
+    "co",
+}
+_QUOTED_START_RE = re.compile(r"^[\u201c\"](.+?)[,.]?[\u201d\"]")
 
 
 def name_list(segment: str) -> list[str] | None:
@@ -52,7 +73,11 @@ def name_list(segment: str) -> list[str] | None:
         tokens = piece.split()
         if not 1 <= len(tokens) <= 6:
             return None
-        if not all(_NAME_TOKEN_RE.match(t) or t.lower() in _PARTICLES for t in tokens):
+        inner = tokens[1:-1]  # "Cheng xiang Zhai": a lower-case given-name part between two capitalised ones
+        if not all(
+            _NAME_TOKEN_RE.match(t) or t.lower() in _PARTICLES or (t in inner and t.isalpha() and len(t) <= 8)
+            for t in tokens
+        ):
             return None
         names.append(tokens)
     if not names:
@@ -97,7 +122,7 @@ _VANCOUVER_NAME_RE = re.compile(
     rf"^(?:(?:van|von|de|der|den|da|di|du|la|le|del|dos)\s)*[{_CAP_CHARS}][\w'\u2019\-]+(?:\s[{_CAP_CHARS}][\w'\u2019\-]+)?"
     r"\s[A-Z]{1,4}$"
 )
-_COLON_LIST_RE = re.compile(r"^([^:.]{3,600}?):\s+(\S.*)$")
+_COLON_LIST_RE = re.compile(r"^([^:.()\d]{3,600}?):\s+(\S.*)$")  # no year or bracket before the colon
 
 
 def colon_after_authors(text: str) -> dict | None:
@@ -125,10 +150,26 @@ def year_after_authors(text: str) -> dict | None:
     authors = name_list(m.group("auth"))
     if authors is None:
         return None
-    title, after = cut_sentence(m.group("rest"))
+    quoted = _QUOTED_START_RE.match(m.group("rest"))  # Frontiers: "(1995). “Title,” in Book, ed …"
+    if quoted:
+        title, after = quoted.group(1).strip(" ,."), m.group("rest")[quoted.end() :].lstrip(" ,.")
+    else:
+        title, after = cut_sentence(m.group("rest"))
     if not title:
         return None
     return {"authors": authors, "year": int(m.group("year")[:4]), "title": title, "after": after}
+
+
+_YEAR_FIRST_RE = re.compile(r"^((?:1[6-9]|20)\d{2})[a-z]?\.\s+(?=\S)")
+
+
+def year_first(text: str) -> dict | None:
+    """ACM's entries with no author, whose year comes first ("2019. CHI ’19: Proceedings of … (Glasgow). ACM.")."""
+    m = _YEAR_FIRST_RE.match(text)
+    if not m:
+        return None
+    title, after = cut_sentence(text[m.end() :])
+    return {"year": int(m.group(1)), "title": title, "after": after} if title else None
 
 
 def cut_sentence(text: str) -> tuple[str, str]:
