@@ -153,25 +153,30 @@ def _join_fragments(lines: list[RefLine]) -> list[RefLine]:
     out: list[RefLine] = []
     for line in lines:
         prev = out[-1] if out else None
-        if prev is not None and _glue(prev, line):
+        # Within one parser block any justified gap; across two blocks at most two ems (a gutter is not glued).
+        if prev is not None and _glue(prev, line, max_gap_em=4.0 if prev.block == line.block else 2.0):
             continue
         # An entry's label line that the parser set in a block of its own (small-capital author names) and read
         # after the rest of its line: it is glued to the piece on its baseline a few lines back.
         if _LABEL_START_RE.match(line.text) and (line.block != prev.block if prev else False):
-            host = next((o for o in reversed(out[-12:]) if o.bbox[0] > line.bbox[0] and _glue(o, line)), None)
+            # Only across a word space: a column gutter (wider) must not glue lines of two columns.
+            host = next(
+                (o for o in reversed(out[-12:]) if o.bbox[0] > line.bbox[0] and _glue(o, line, max_gap_em=1.2)),
+                None,
+            )
             if host is not None:
                 continue
         out.append(line)
     return out
 
 
-def _glue(prev: RefLine, line: RefLine) -> bool:
+def _glue(prev: RefLine, line: RefLine, max_gap_em: float = 4.0) -> bool:
     """Glue `line` into `prev` when both are pieces of one printed line; whether it was glued."""
     if prev.page != line.page or not prev.bbox or not line.bbox or not _same_baseline(prev, line):
         return False
     left, right = (prev, line) if prev.bbox[0] <= line.bbox[0] else (line, prev)  # pieces may come reversed
     gap = right.bbox[0] - left.bbox[2]
-    if not -1 <= gap <= 4 * max(line.size, prev.size, 4.0):
+    if not -1 <= gap <= max_gap_em * max(line.size, prev.size, 4.0):
         return False
     prev.text = f"{left.text} {right.text}"
     top, bottom = min(left.bbox[1], right.bbox[1]), max(left.bbox[3], right.bbox[3])
