@@ -9,6 +9,7 @@ No database: the reading path of ingestion (parse_document, chunk_document, refe
 from __future__ import annotations
 
 import functools
+import io
 import re
 from pathlib import Path
 
@@ -178,6 +179,37 @@ def test_gbt7714_entries_in_other_scripts() -> None:
     # "U.S. Department …" is one organisation: the stop after "U.S" does not end the author list.
     org = parse_entry("U.S. Department of Transportation. Guidelines for handling excavated materials[R]. 1990.")
     assert org["title"] == "Guidelines for handling excavated materials"
+
+
+def test_gbt7714_list_of_a_word_thesis() -> None:
+    """A Word thesis: "参考文献" heading, sixteen "[n] 作者. 题名[J]. …" paragraphs, then 致谢. Before, the entries
+    were found but their titles were not ("题名[J]" never ends a sentence with ". ")."""
+    import docx
+
+    refs = [
+        "余雄庆. 飞机总体多学科设计优化的现状与发展方向[J]. 南京航空航天大学学报, 2008(04): 417-426.",
+        "陈登原. 国史旧闻: 第 1 卷[M]. 北京: 中华书局, 2000: 29.",
+        "Deng J, Dong W, Socher R, et al. IMAGENET: A Large-Scale Hierarchical Image Database[C]//. 2010.",
+        "马欢. 人类活动影响下海河流域典型区水循环变化分析[D/OL]. 北京: 清华大学, 2011: 27 [2013-10-14].",
+    ] * 4
+    document = docx.Document()
+    document.add_heading("第一章 绪论", level=1)
+    for i in range(1, 6):
+        document.add_paragraph(f"正文内容，引用了文献[{i}]和[{i + 1}-{i + 3}]。" * 3)
+    document.add_heading("参考文献", level=1)
+    for i, ref in enumerate(refs, 1):
+        document.add_paragraph(f"[{i}] {ref}")
+    document.add_heading("致谢", level=1)
+    document.add_paragraph("感谢导师。")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    data = buffer.getvalue()
+    parsed = parse_document(data, "thesis.docx")
+    entries, mentions = references_and_mentions(parsed, chunk_document(parsed), data)
+    assert [e.number for e in entries] == list(range(1, 17))
+    assert all(e.title and e.authors and e.year for e in entries)
+    assert entries[1].title == "国史旧闻: 第 1 卷" and entries[3].title.endswith("水循环变化分析")
+    assert mentions and all(m.entry_indices for m in mentions)
 
 
 @needs_corpus
