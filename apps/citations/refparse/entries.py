@@ -2,9 +2,10 @@
 
 Detection, most trusted first:
 1. a References/Bibliography/参考文献 heading (the chunker's canonical "References" section) followed by a
-   numbered chain (1, 2, 3, ...) or by author-year entries;
-2. no heading: a chain of numbered entries towards the end of the text whose entries mostly look like references
-   (a year, "et al.", a journal), so figure axes, table rows or numbered steps are not taken;
+   numbered chain (1, 2, 3, ...), an alphabetic-label list ([Cop87], entries_labels.py) or author-year entries;
+   an item reads as an entry when it carries reference signals, a GB/T type code, a URL, or a parsed author list;
+2. no heading (REVTeX prints none): a chain of numbered entries towards the end of the text whose entries mostly
+   start with an author list and hold a year, so figure axes, table rows or numbered steps are not taken;
 3. a chain that resumes once further on (Nature's main-text and Methods reference lists).
 The list stops at Acknowledgements, copyright lines, captions and headings. When in doubt no entry is returned:
 a wrong entry would later produce a wrong citation link.

@@ -3,8 +3,10 @@
 Covers the common styles: Vancouver ("Feeny D, Berkes F. Title. Hum Ecol. 1990;18:1-19."), BMC ("… Larson G:
 Title. Venue 2014, 5:1-9."), APA/Frontiers ("Boitani, L., and Ciucci, P. (1995). Title. Venue 7, 49-72."),
 MDPI ("Langseth, W.; Bernhost, A. Title. Venue 1990, 103, 1-9."), IEEE/Hindawi ("T. Rokkas, and S. D. Ladas,
-“Title,” Venue, vol. 3, 2010.") and ACM ("A. Aho, R. Sethi, and M. Lam. Title. In Venue, 2006."). A field that
-cannot be told apart is left empty rather than guessed.
+“Title,” Venue, vol. 3, 2010.") and ACM ("A. Aho, R. Sethi, and M. Lam. Title. In Venue, 2006."). The grammars
+of GB/T 7714 (styles_gbt.py), of author lists closed by a year (ACL, acmart, Harvard, APA, NIST), by capitals
+(LNCS) or by a comma (APS/REVTeX, elsarticle) are in entries_styles.py; they are tried first. A field that cannot
+be told apart is left empty rather than guessed, and a title is dropped when it does not read as one.
 """
 
 from __future__ import annotations
