@@ -120,3 +120,27 @@ def test_chinese_headings_keep_their_printed_names() -> None:
     assert ("第一章latex 模板介绍", "") in shown
     refs = [c for c in thesis if c.section == "参考文献"]
     assert refs and all(c.weight == 0.0 for c in refs)  # the canonical key still drives the weights
+
+
+def test_an_unnumbered_body_section_name_in_a_numbered_paper_opens_no_section() -> None:
+    """A figure's label that happens to be a section name ("Context", which is also an alias of Introduction) set
+    in heading type between the paragraphs of "2. Method" must not become a top-level section that every later
+    passage is filed under; an unnumbered "References" still is one."""
+    doc = pymupdf.open()
+    body = "The body of the section goes on in plain text for a while, long enough to be the body style. " * 3
+    page = doc.new_page(width=612, height=792)
+    y = 80.0
+    for heading in ("1. Introduction", "2. Method", "Context", None, "3. Results", "References"):
+        if heading:
+            page.insert_text((72, y), heading, fontsize=12, fontname="hebo")
+            y += 20
+        for line in range(3):
+            page.insert_text((72, y), body[line * 90 : (line + 1) * 90], fontsize=10)
+            y += 13
+        y += 14
+    parsed = parse_document(doc.tobytes(), "numbered.pdf")
+    levels = {b.text: len(b.heading_path) for b in parsed.blocks if b.kind == "heading"}
+    assert levels.get("Context", 2) > 1, levels
+    assert {levels[t] for t in ("1. Introduction", "2. Method", "3. Results", "References")} == {1}, levels
+    sections = [d.section for d in chunk_document(parsed)]
+    assert "Context" not in sections and "2. Method" in sections, sections

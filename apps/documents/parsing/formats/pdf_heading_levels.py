@@ -21,7 +21,7 @@ from ..sections import canonical_section
 from ..textutil import normalise_for_match
 from .pdf_heading_fragments import join_heading_fragments
 from .pdf_heading_numbers import Label, heading_like, parse_label, top_chain
-from .pdf_headings import style_headings
+from .pdf_headings import BODY_SECTIONS, style_headings
 from .pdf_layout import RawBlock
 
 Levels = dict[int, int]  # id(RawBlock) -> heading level (1 = top)
@@ -151,7 +151,9 @@ def numbered_levels(pages: list[list[RawBlock]], styled: Levels) -> Levels:
         if i in chain_ids:
             level, current, sub_last, in_references = 1, label.numbers[0], 0, False
             after_chain = i == chain[-1]
-        elif name is not None and _standalone_name(b, body, top_style):
+        elif name is not None and name.name not in BODY_SECTIONS and _standalone_name(b, body, top_style):
+            # Only names printed without a number in numbered papers (Abstract, References, Acknowledgements, …)
+            # open a section here: an unnumbered "Context" or "Methods" is a figure's label or a run-in head.
             if repeated[normalise_for_match(b.text)] >= _REPEATED and current is not None:
                 level, sibling = min(depth + 1, 3), True  # "参考文献" over every example list: a sub-heading each time
             else:

@@ -25,7 +25,7 @@ _SUB_RE = re.compile(r"^\s*\d+\.\d+(?:\.\d+)*\.?\s+[^\W\d_]")
 # Sections whose unnumbered, unrecognised sibling-style headings are really their sub-headings (PLOS sets
 # "Taxonomy" under "Results" in the same style); after back matter such a heading starts something new.
 _APPENDIX_WORD_RE = re.compile(r"^\s*(appendix|附录)\s*$", re.IGNORECASE)
-_BODY_SECTIONS = {"Introduction", "Methods", "Results", "Results and Discussion", "Discussion", "Objective"}
+BODY_SECTIONS = {"Introduction", "Methods", "Results", "Results and Discussion", "Discussion", "Objective"}
 
 
 def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], dict[int, int]]:
@@ -59,7 +59,7 @@ def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], d
             level = _number_level(b.text)
             if _same_style(_style(b), section_style):
                 if level is None:
-                    level = 1 if numbered_doc or top_canonical not in _BODY_SECTIONS else 2
+                    level = 1 if numbered_doc or top_canonical not in BODY_SECTIONS else 2
             elif not (level and level > 1 and _SUB_RE.match(b.text) and b.bold and _style(b) != body):
                 continue  # numbered sub-heads ("2.1 Study site") may have a style of their own
             levels[id(b)] = level
