@@ -40,6 +40,8 @@ class Block:
     label: str = ""  # DOCX list/heading number as Word shows it ("1.", "2.1", "a)", "•"); also in a list item text
     level: int = 0  # DOCX list nesting level (0 = outermost)
     cells: tuple[tuple[str, ...], ...] = ()  # tables (DOCX, HTML, XLSX): cell texts row by row; text joins them
+    ocr: bool = False  # PDF: the text was recognised by OCR on a page without a text layer (formats/pdf_ocr.py)
+    ocr_lines: tuple[tuple[str, Rect], ...] = ()  # ... and its recognised lines: (text, box), for quote boxes
 
 
 @dataclass(kw_only=True)  # keyword-only so the field order can grow without breaking callers

@@ -11,6 +11,7 @@ from ..errors import ParseError
 from ..hyphenation import document_vocabulary
 from ..textutil import clean_inline, normalise_for_match
 from . import pdf_layout as layout  # superscript citations: body_size, footnote_labels, line_text
+from . import pdf_ocr
 from .pdf_byline import first_page_authors, is_placeholder_author
 from .pdf_headings import style_headings
 from .pdf_identifiers import first_page_arxiv_id, first_page_journal, first_page_year
@@ -79,11 +80,12 @@ def _parse_open(doc: pymupdf.Document) -> ParsedDocument:
             needs_ocr.append(pno)
             raw = []  # a stray folio on a scanned page is not worth keeping; OCR will redo the page
         pages.append(raw)
+    ocr_lines = pdf_ocr.page_lines(pages, pdf_ocr.recognise_pages(doc, pages, needs_ocr))  # scans: OCR
     drop_running_lines(pages, [sizes[p][1] for p in range(1, len(pages) + 1)])
     ordered = [reading_order(raw, sizes[pno][0]) for pno, raw in enumerate(pages, start=1)]
     # Lines MuPDF returned as blocks of their own are joined back into their paragraphs (CJK PDFs especially).
     ordered = [join_paragraph_lines(raw) for raw in ordered]
-    blocks = _to_blocks(ordered, doc.get_toc(simple=True))
+    blocks = pdf_ocr.flag_blocks(_to_blocks(ordered, doc.get_toc(simple=True)), ocr_lines)
     return ParsedDocument(
         blocks=blocks,
         metadata=_metadata(doc, ordered),
