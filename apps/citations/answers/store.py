@@ -24,6 +24,7 @@ LOCATOR_FIELDS = (
     "chunk_type",
     "locator_precision",
     "locator_degraded",
+    "ocr",
     "page",
     "page_end",
     "rects",

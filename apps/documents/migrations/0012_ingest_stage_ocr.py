@@ -4,15 +4,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('documents', '0011_document_text_encoding'),
+        ("documents", "0011_document_text_encoding"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='ingestjob',
-            name='stage',
-            field=models.CharField(choices=[('queued', 'Queued'), ('parse', 'Reading the file'), ('ocr', 'Recognising text (OCR)'), ('chunk', 'Splitting into passages'), ('embed', 'Embedding passages'), ('index', 'Indexing'), ('done', 'Done'), ('failed', 'Failed')], default='queued', max_length=10),
+            model_name="ingestjob",
+            name="stage",
+            field=models.CharField(
+                choices=[
+                    ("queued", "Queued"),
+                    ("parse", "Reading the file"),
+                    ("ocr", "Recognising text (OCR)"),
+                    ("chunk", "Splitting into passages"),
+                    ("embed", "Embedding passages"),
+                    ("index", "Indexing"),
+                    ("done", "Done"),
+                    ("failed", "Failed"),
+                ],
+                default="queued",
+                max_length=10,
+            ),
         ),
     ]
