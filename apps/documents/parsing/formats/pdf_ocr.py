@@ -20,7 +20,9 @@ nothing was recognised, so that list keeps meaning "pages whose text could not b
 
 from __future__ import annotations
 
+import ctypes
 import logging
+import os
 import re
 import resource
 import statistics
@@ -33,6 +35,7 @@ from .. import progress
 from ..blocks import Block, Rect
 from ..sentences import cjk_count
 from .pdf_layout import RawBlock, RawLine
+from .pdf_ocr_spaces import restore_spaces
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +49,9 @@ SIZE_PER_HEIGHT = 0.75
 # Lines of one block: the next starts within this many line heights below, in a height within SAME_HEIGHT.
 LINE_GAP = 0.9
 SAME_HEIGHT = 0.25
+DET_SIDE = 1600  # pixels: the text detector sees the page at most this large (its memory grows with the area)
+MMAP_THRESHOLD = 8 * 1024 * 1024  # bytes, see _fit_memory: at 32 MB the heap grew past the budget on the 2nd page
+_M_ARENA_MAX, _M_MMAP_THRESHOLD = -8, -3  # glibc mallopt parameters (malloc.h)
 STAGE = "ocr"  # progress.report stage name; ingest shows it as JobStage.OCR
 
 _CJK = r"\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
@@ -61,10 +67,36 @@ def engine():
     """The OCR engine of this process, loaded on first use (about a second; its models are in the wheel)."""
     global _engine
     if _engine is None:
+        _fit_memory()
         from rapidocr_onnxruntime import RapidOCR  # heavy import: only in a process that has a page to read
 
-        _engine = RapidOCR(intra_op_num_threads=THREADS, inter_op_num_threads=1, text_score=MIN_SCORE)
+        _engine = RapidOCR(
+            intra_op_num_threads=THREADS,
+            inter_op_num_threads=1,
+            text_score=MIN_SCORE,
+            # The line-angle classifier turned whole upright lines upside down (measured: one line of six on a
+            # clean page came back as noise); a page's own /Rotate is undone by rendering it, so lines are upright.
+            use_cls=False,
+            det_limit_type="max",
+            det_limit_side_len=DET_SIDE,
+        )
     return _engine
+
+
+def _fit_memory() -> None:
+    """Keep OCR's address space inside the reading process's RLIMIT_AS budget (sandbox.py; measured on a dense
+    A4 page at 200 dpi: about 1.1-1.5 GB more without these, about 0.85 GB with them, against 1 GB allowed):
+    - OpenCV's bundled OpenBLAS starts a thread per core with large buffers when loaded: one thread is enough;
+    - glibc gives every thread its own 64 MB heap arena, and after a large block is freed it raises its mmap
+      threshold, so the next large tensors come from the heap and stay mapped after use: one arena, and blocks
+      of MMAP_THRESHOLD or more always mapped on their own (unmapped when freed)."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(_M_ARENA_MAX, 1)
+        libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+    except (OSError, AttributeError):  # not glibc: its allocator has its own ways
+        log.debug("malloc options not set", exc_info=True)
 
 
 def recognise_pages(doc: pymupdf.Document, pages: list[list[RawBlock]], needs_ocr: list[int]) -> set[int]:
@@ -118,12 +150,13 @@ def page_blocks(page: pymupdf.Page) -> list[RawBlock]:
 
 
 def clean_line(text: str) -> str:
-    """One recognised line: spaces collapsed; in Chinese no space between two characters and full-width marks."""
+    """One recognised line: spaces collapsed; in Chinese no space between two characters and full-width marks;
+    English words the recogniser glued together spaced again (pdf_ocr_spaces.py)."""
     text = " ".join(text.split())
     if cjk_count(text):
         text = _SPACE_IN_CJK.sub("", text)
         text = _HALF_AFTER_CJK.sub(lambda m: _FULL_WIDTH[m.group(1)], text)
-    return text
+    return restore_spaces(text)  # English words the recogniser glued together
 
 
 def group_lines(lines: list[RawLine]) -> list[RawBlock]:
