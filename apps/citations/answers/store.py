@@ -25,6 +25,7 @@ LOCATOR_FIELDS = (
     "chunk_type",
     "locator_precision",
     "locator_degraded",
+    "ocr",
     "page",
     "page_end",
     "rects",

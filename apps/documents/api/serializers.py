@@ -124,6 +124,7 @@ class LocatorSerializer(serializers.Serializer):
     line_end = serializers.IntegerField(allow_null=True)
     locator_precision = serializers.ChoiceField(choices=["bbox", "paragraph", "file"])
     locator_degraded = serializers.BooleanField()
+    ocr = serializers.BooleanField(help_text="the text was recognised by OCR on a page without a text layer")
 
 
 class ChunkPreviewSerializer(serializers.ModelSerializer):
@@ -152,6 +153,7 @@ class ChunkPreviewSerializer(serializers.ModelSerializer):
             "line_end": chunk.line_end,
             "locator_precision": chunk.locator_precision,
             "locator_degraded": chunk.locator_degraded,
+            "ocr": bool(chunk.locator.get("ocr")),  # the text was recognised by OCR on a page without a text layer
         }
 
 

@@ -41,6 +41,8 @@ class Block:
     level: int = 0  # DOCX list nesting level (0 = outermost)
     cells: tuple[tuple[str, ...], ...] = ()  # tables (DOCX, HTML, XLSX): cell texts row by row; text joins them
     role: str = ""  # "contents" (a table of contents), "front_matter" (affiliations, e-mail, dates): see roles.py
+    ocr: bool = False  # PDF: the text was recognised by OCR on a page without a text layer (formats/pdf_ocr.py)
+    ocr_lines: tuple[tuple[str, Rect], ...] = ()  # ... and its recognised lines: (text, box), for quote boxes
 
 
 @dataclass(kw_only=True)  # keyword-only so the field order can grow without breaking callers

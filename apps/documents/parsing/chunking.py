@@ -39,6 +39,8 @@ class ChunkDraft:
     locator_precision: str = "file"  # bbox | paragraph | file
     locator_degraded: bool = False
     weight: float = DEFAULT_WEIGHT  # retrieval weight of the section: Abstract 1.05, back matter 0, else 1
+    ocr: bool = False  # PDF text recognised by OCR (Block.ocr); its lines (text, Rect) place a quote's boxes
+    ocr_lines: list[tuple[str, Rect]] = field(default_factory=list)
     # Not stored: which parsed blocks the chunk came from (and, for a piece of a long block, which piece), so the
     # viewer's pages (apps/documents/rendering/pages.py) can start a page exactly where a chunk starts.
     blocks: tuple[int, ...] = ()
@@ -169,6 +171,7 @@ def _draft(
         if has_geometry:
             draft.locator_precision = "bbox"
             draft.rects = [r for b in blocks for r in b.rects]
+            draft.ocr, draft.ocr_lines = any(b.ocr for b in blocks), [ln for b in blocks for ln in b.ocr_lines]
         else:
             # Text from a scanned/OCR page (or a block without boxes): page-level only, and said so.
             draft.locator_precision = "paragraph"

@@ -15,6 +15,7 @@ parent (database and broker sockets, buffered files).
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import os
 import pickle
@@ -28,9 +29,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from . import progress
 from .errors import ParseError
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 MB = 1024 * 1024
 _READ_BLOCK = 1024 * 1024
@@ -109,8 +112,11 @@ def out_of_memory(exc: BaseException) -> bool:
     return False
 
 
-def run_bounded(fn: Callable[..., T], *args: object, memory_mb: int, timeout_s: float) -> Bounded[T]:
+def run_bounded(
+    fn: Callable[..., T], *args: object, memory_mb: int, timeout_s: float, on_progress: progress.Sink | None = None
+) -> Bounded[T]:
     """fn(*args) in a forked child limited to `memory_mb` more address space and `timeout_s` seconds.
+    What fn reports through progress.report() reaches `on_progress` in this process, through a second pipe.
 
     Returns its value with the child's usage. Raises the ParseError fn raised; LimitExceeded (a ParseError
     with a sentence for the uploader) when a limit was hit or the child died of a signal; ChildFailed for
@@ -118,19 +124,26 @@ def run_bounded(fn: Callable[..., T], *args: object, memory_mb: int, timeout_s: 
     """
     started = time.monotonic()
     read_fd, write_fd = os.pipe()
+    news_read, news_write = os.pipe() if on_progress else (None, None)
     pid = os.fork()
     if pid == 0:  # the child: never returns
         os.close(read_fd)
-        _child(fn, args, write_fd, memory_mb, timeout_s)
+        if news_read is not None:
+            os.close(news_read)
+        _child(fn, args, write_fd, memory_mb, timeout_s, news_write)
     os.close(write_fd)
+    if news_write is not None:
+        os.close(news_write)
     payload: bytes | None = None
     timed_out = False
     rusage = None
     status = 0
     try:
-        payload, timed_out = _collect(read_fd, started + timeout_s)
+        payload, timed_out = _collect(read_fd, started + timeout_s, news_read, on_progress)
     finally:
         os.close(read_fd)
+        if news_read is not None:
+            os.close(news_read)
         if payload is None:
             # Timed out, or interrupted (a soft time limit in the parent): the child must not outlive us.
             _kill(pid)
@@ -172,21 +185,55 @@ def _reply(payload: bytes | None, status: int, usage: Usage, memory_mb: int, tim
     raise ChildFailed(type_name, child_traceback)
 
 
-def _collect(read_fd: int, deadline: float) -> tuple[bytes | None, bool]:
-    """Everything the child writes, until it closes the pipe; (None, True) when the deadline passes first."""
+def _collect(
+    read_fd: int, deadline: float, news_fd: int | None = None, on_progress: progress.Sink | None = None
+) -> tuple[bytes | None, bool]:
+    """Everything the child writes, until it closes the pipe; (None, True) when the deadline passes first.
+    Meanwhile its progress lines on `news_fd` ("stage done total") are handed to `on_progress`."""
     pieces: list[bytes] = []
+    news = b""
     poller = select.poll()
     poller.register(read_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+    if news_fd is not None:
+        poller.register(news_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return None, True
-        if not poller.poll(math.ceil(remaining * 1000)):
-            continue
-        piece = os.read(read_fd, _READ_BLOCK)
-        if not piece:
-            return b"".join(pieces), False
-        pieces.append(piece)
+        for fd, _ in poller.poll(math.ceil(remaining * 1000)):
+            if fd == news_fd:
+                piece = os.read(fd, 4096)
+                if not piece:
+                    poller.unregister(fd)
+                news = _relay(news + piece, on_progress)
+                continue
+            piece = os.read(read_fd, _READ_BLOCK)
+            if not piece:
+                return b"".join(pieces), False
+            pieces.append(piece)
+
+
+def _relay(news: bytes, on_progress: progress.Sink | None) -> bytes:
+    """Hand the last complete progress line to `on_progress`; returns the incomplete rest."""
+    *lines, rest = news.split(b"\n")
+    if lines and on_progress is not None:
+        try:
+            stage, done, total = lines[-1].decode().split()
+            on_progress(stage, int(done), int(total))
+        except Exception:  # progress is a courtesy: a failed write of it must not fail the reading
+            log.debug("progress line %r not relayed", lines[-1], exc_info=True)
+    return rest
+
+
+def _pipe_sink(fd: int) -> progress.Sink:
+    """progress.report() in the child: one line per report, dropped rather than waited for if the pipe is full."""
+    os.set_blocking(fd, False)
+
+    def send(stage: str, done: int, total: int) -> None:
+        with contextlib.suppress(BlockingIOError, BrokenPipeError):
+            os.write(fd, f"{stage} {done} {total}\n".encode())
+
+    return send
 
 
 def _kill(pid: int) -> None:
@@ -194,14 +241,15 @@ def _kill(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
-def _child(fn: Callable, args: tuple, write_fd: int, memory_mb: int, timeout_s: float) -> None:
+def _child(fn: Callable, args: tuple, write_fd: int, memory_mb: int, timeout_s: float, news_fd: int | None) -> None:
     status = 0
     try:
         # The parent's handlers (Celery's soft time limit, Django's autoreloader) mean nothing here.
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGUSR1, signal.SIGHUP):
             signal.signal(sig, signal.SIG_DFL)
         _apply_limits(memory_mb, timeout_s)
-        reply = _call(fn, args)
+        with progress.reporting_to(_pipe_sink(news_fd) if news_fd is not None else None):
+            reply = _call(fn, args)
         try:
             payload = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
         except MemoryError:

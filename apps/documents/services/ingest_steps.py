@@ -69,7 +69,7 @@ def read_step(job: IngestJob) -> None:
     progress(job, JobStage.PARSE, 0, 1)
     with document.file.open("rb") as fh:  # through the storage API: local folder or S3 alike
         data = fh.read()
-    reading = document_read(document=document, data=data)
+    reading = document_read(document=document, data=data, on_progress=lambda *news: _reading_news(job, *news))
     del data  # the largest object of a job: not kept through embedding
     clock.lap("read")  # parse, chunk and references, plus the child process's own cost
     progress(job, JobStage.CHUNK, 1, 1)
@@ -78,6 +78,12 @@ def read_step(job: IngestJob) -> None:
         advance(job, reading=state, timings={**clock.laps, **reading.laps})
         targets = staging.stage_passages(job, reading)
         progress(job, JobStage.EMBED, 0, targets)
+
+
+def _reading_news(job: IngestJob, stage: str, done: int, total: int) -> None:
+    """Progress reported from inside the reading (formats/pdf_ocr.py: pages recognised by OCR) onto the job row."""
+    if stage == JobStage.OCR:
+        progress(job, JobStage.OCR, done, total)
 
 
 def embed_step(job: IngestJob) -> bool:

@@ -16,6 +16,7 @@ from django.conf import settings
 from apps.citations.services.references import extract_references
 from apps.documents.models import Document
 from apps.documents.parsing import ChunkDraft, ParsedDocument, ParseError, ReadLimits, chunk_document, parse_document
+from apps.documents.parsing.progress import Sink, reporting_to
 from apps.documents.parsing.sandbox import run_bounded
 from apps.documents.rendering import render_reading
 from apps.documents.rendering.pages import RenderedPages
@@ -74,17 +75,23 @@ def read_limits() -> ReadLimits:
     )
 
 
-def document_read(*, document: Document, data: bytes) -> Reading:
-    """Read `data` (the document's file) within the configured bounds.
+def document_read(*, document: Document, data: bytes, on_progress: Sink | None = None) -> Reading:
+    """Read `data` (the document's file) within the configured bounds; what the reading reports as it goes (OCR's
+    pages) reaches `on_progress` (stage, done, total).
 
     Raises ParseError with a sentence for the uploader, including when a bound was hit (LimitExceeded), and
     ChildFailed when the reading process failed unexpectedly (its traceback inside)."""
     args = (data, document.original_name, document.doc_type, read_limits())
     if not settings.PORTAL_PARSE_SANDBOX:  # unit tests that call the service in-process
-        return _keep_pages(document, read_file(*args))
+        with reporting_to(on_progress):
+            return _keep_pages(document, read_file(*args))
     try:
         bounded = run_bounded(
-            read_file, *args, memory_mb=settings.PORTAL_PARSE_MEMORY_MB, timeout_s=settings.PORTAL_PARSE_TIMEOUT_S
+            read_file,
+            *args,
+            memory_mb=settings.PORTAL_PARSE_MEMORY_MB,
+            timeout_s=settings.PORTAL_PARSE_TIMEOUT_S,
+            on_progress=on_progress,
         )
     except ParseError as exc:
         log.info("reading document %s failed (%s); it used %s", document.pk, exc, exc.usage)

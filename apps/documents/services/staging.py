@@ -45,10 +45,20 @@ def chunk_fields(draft: ChunkDraft, page_sizes: dict) -> dict:
             "rects": [{"page": r.page, "x0": r.x0, "y0": r.y0, "x1": r.x1, "y1": r.y1} for r in draft.rects],
             "page_sizes": {str(p): list(page_sizes[p]) for p in sorted(pages) if p in page_sizes},
             "para_ids": list(draft.para_ids),
+            **ocr_locator(draft),
         },
         "locator_precision": draft.locator_precision,
         "locator_degraded": draft.locator_degraded,
     }
+
+
+def ocr_locator(draft: ChunkDraft) -> dict:
+    """For text recognised by OCR: the flag, and the recognised lines (text and box), which the viewer searches
+    for a quote's boxes since the page has no text layer (quote_places.py)."""
+    if not draft.ocr:
+        return {}
+    lines = [{"text": text, **rect.as_dict()} for text, rect in draft.ocr_lines]
+    return {"ocr": True, "ocr_lines": lines}
 
 
 def reading_state(reading: Reading, *, model_id: str) -> dict:

@@ -48,6 +48,7 @@ def make_hit(chunk: Chunk, item: Ranked, query: str, idf: dict[str, float], snip
         snippet_html=make_snippet(chunk.text, query, (lambda t: idf.get(t, 0.0)) if idf else None, snippet_chars),
         locator_precision=chunk.locator_precision,
         locator_degraded=chunk.locator_degraded,
+        ocr=bool(locator.get("ocr")),
         page=chunk.page,
         page_end=chunk.page_end,
         rects=list(locator.get("rects") or []),

@@ -138,6 +138,7 @@ class SearchHit(ChunkSource):
     scores: dict[str, float]  # every stage's own score for this chunk, for the "where from" line
     citations_out: list[dict] = field(default_factory=list)  # deep: the evidence's own references
     related: list[dict] = field(default_factory=list)  # deep: documents related to this hit's document
+    ocr: bool = False  # the text was recognised by OCR on a scanned PDF page (Chunk.locator["ocr"])
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -12,6 +12,7 @@ from ..hyphenation import document_vocabulary
 from ..placeholders import clean_guessed_title, is_generic_title, is_placeholder_title
 from ..textutil import clean_inline
 from . import pdf_layout as layout  # superscript citations: body_size, footnote_labels, line_text
+from . import pdf_ocr
 from .pdf_byline import first_page_authors, is_placeholder_author
 from .pdf_furniture import mark_furniture
 from .pdf_heading_levels import find_headings
@@ -83,11 +84,13 @@ def _parse_open(doc: pymupdf.Document) -> ParsedDocument:
             needs_ocr.append(pno)
             raw = []  # a stray folio on a scanned page is not worth keeping; OCR will redo the page
         pages.append(raw)
+    ocr_lines = pdf_ocr.page_lines(pages, pdf_ocr.recognise_pages(doc, pages, needs_ocr))  # scans: OCR
     drop_running_lines(pages, [sizes[p][1] for p in range(1, len(pages) + 1)])
     ordered = [reading_order(raw, sizes[pno][0]) for pno, raw in enumerate(pages, start=1)]
     # Lines MuPDF returned as blocks of their own are joined back into their paragraphs (CJK PDFs especially).
     ordered = join_document_lines(ordered)
-    blocks = mark_furniture(_to_blocks(ordered, doc.get_toc(simple=True)))  # contents, front matter: low weight
+    blocks = pdf_ocr.flag_blocks(_to_blocks(ordered, doc.get_toc(simple=True)), ocr_lines)
+    blocks = mark_furniture(blocks)  # contents, front matter: low weight
     return ParsedDocument(
         blocks=blocks,
         metadata=_metadata(doc, ordered),
