@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import pymupdf
 
 from ..blocks import Block, Rect
 from ..textutil import clean_inline, join_lines
-from .pdf_layout import BBox, RawBlock, RawLine
+from .pdf_layout import RawBlock
+from .pdf_table_model import TableRaw, TableRow, as_raw
+from .pdf_tables_text import find_text_tables
 
 MIN_ROWS = 2  # rows with text; one ruled line of text is not a table
 MAX_MERGED = 0.3  # share of grid slots that are merged into a neighbour: above it, a form or a diagram
@@ -38,55 +39,7 @@ MAX_SLANTED = 2  # slanted line segments inside the grid: a chart or a diagram h
 MAX_CURVES = 4  # curve segments (rounded corners of a box are four)
 MIN_IMAGE_SHARE = 0.1  # an image covering this share of the grid makes it a figure
 FULL_ROW = 0.8  # a lone cell this wide at the grid's top or bottom is a title or a note, not a row
-GROW = 1.0  # points: a text line counts as inside a cell when its centre is within the cell grown by this
 _NUMBER = re.compile(r"^[\s(\[]*[-+−–]?[$€£¥]?\d[\d,.\s]*%?[)\]]?\s*$")
-
-
-@dataclass
-class TableRow:
-    cells: list[str]  # cell texts, left to right ("" for an empty cell); merged slots are left out
-    boxes: list[BBox]  # the cells' boxes, one per cell
-
-    @property
-    def bbox(self) -> BBox:
-        return (
-            min(b[0] for b in self.boxes),
-            min(b[1] for b in self.boxes),
-            max(b[2] for b in self.boxes),
-            max(b[3] for b in self.boxes),
-        )
-
-    @property
-    def text(self) -> str:
-        return " | ".join(self.cells)
-
-
-@dataclass
-class TableRaw(RawBlock):
-    """A table travelling through the page-layout steps as one block: its lines are its rows (text joined with
-    " | ", box = the row's), so reading order and running-line removal see it where it is."""
-
-    rows: list[TableRow] = field(default_factory=list)
-    _styles: dict = field(default_factory=dict, repr=False)  # (size, bold) -> characters, of the lines taken in
-
-    def holds(self, bbox: BBox) -> bool:
-        """Whether a text line's centre lies in one of the table's cells (its title and notes rows left out).
-        Plain arithmetic: a statistics table has a thousand cells and its page as many lines."""
-        x, y = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
-        for row in self.rows:
-            top, bottom = row.bbox[1] - GROW, row.bbox[3] + GROW
-            if top <= y <= bottom and any(
-                b[0] - GROW <= x <= b[2] + GROW and b[1] - GROW <= y <= b[3] + GROW for b in row.boxes
-            ):
-                return True
-        return False
-
-    def adopt_style(self, block: RawBlock, chars: int) -> None:
-        """The table takes the type style of most of its text, so the heading finder's idea of the body style and
-        the paragraph joiner's style checks see the table as the text it is made of."""
-        key = (block.max_size, block.bold)
-        self._styles[key] = self._styles.get(key, 0) + chars
-        self.max_size, self.bold = max(self._styles, key=self._styles.get)
 
 
 def lift_tables(page: pymupdf.Page, raw: list[RawBlock]) -> tuple[list[RawBlock], list[TableRaw]]:
@@ -140,9 +93,8 @@ def table_block(raw: TableRaw, page: int, heading_path: tuple[str, ...], para_no
 
 
 def find_tables(page: pymupdf.Page) -> list[TableRaw]:
-    """Ruled tables that read as tables, top to bottom, in the parser's coordinates."""
-    if not _has_rules(page):
-        return []
+    """Ruled tables that read as tables, then whitespace tables among the rest of the words (pdf_tables_text.py),
+    top to bottom, in the parser's coordinates."""
     if page.rotation:
         if not _upright_unrotated(page):
             return []  # text set upright for the rotated view: rare, and not worth a wrong grid
@@ -155,23 +107,42 @@ def find_tables(page: pymupdf.Page) -> list[TableRaw]:
 
 
 def _tables_on(page: pymupdf.Page) -> list[TableRaw]:
+    words = page.get_text("words", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
+    drawn: list[list[dict]] = []  # the page's drawings, read at most once and only when needed
+
+    def drawings() -> list[dict]:
+        if not drawn:
+            drawn.append(page.get_drawings())
+        return drawn[0]
+
+    ruled = _ruled_tables(page, words, drawings) if _has_rules(page) else []
+    upright = [
+        ln["bbox"]
+        for b in page.get_text("dict")["blocks"]
+        if b.get("type") == 0
+        for ln in b["lines"]
+        if abs(ln["dir"][1]) < 0.1
+    ]
+    found = ruled + find_text_tables(words, ruled, page.rect.width, drawings, upright)
+    return sorted(found, key=lambda t: t.bbox[1])
+
+
+def _ruled_tables(page: pymupdf.Page, words: list[tuple], drawings: Callable[[], list[dict]]) -> list[TableRaw]:
     found = page.find_tables(strategy="lines")
     if not found or not found.tables:
         return []
-    drawings = page.get_drawings()
     images = [pymupdf.Rect(im["bbox"]) for im in page.get_image_info()]
-    words = page.get_text("words", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
     out = []
     for table in found.tables:
         grid = table.extract()
-        if not _reads_as_table(table, grid, drawings, images):
+        if not _reads_as_table(table, grid, drawings(), images):
             continue
         rows = _rows(table, grid, words)
         rows = _without_title_rows(rows, pymupdf.Rect(table.bbox))
         if sum(1 for row in rows if any(row.cells)) < MIN_ROWS:
             continue
-        out.append(_as_raw(rows))
-    return sorted(out, key=lambda t: t.bbox[1])
+        out.append(as_raw(rows))
+    return out
 
 
 def _has_rules(page: pymupdf.Page) -> bool:
@@ -277,11 +248,6 @@ def _without_title_rows(rows: list[TableRow], box: pymupdf.Rect) -> list[TableRo
     while rows and lone(rows[-1]):
         rows = rows[:-1]
     return rows
-
-
-def _as_raw(rows: list[TableRow]) -> TableRaw:
-    lines = [RawLine(text=row.text, bbox=row.bbox) for row in rows]
-    return TableRaw(lines=lines, rows=rows)
 
 
 def _cell_text(text: str) -> str:

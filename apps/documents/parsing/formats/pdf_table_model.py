@@ -1,0 +1,58 @@
+"""A table found on a PDF page, as it travels through the page-layout steps (pdf_tables.py, pdf_tables_text.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .pdf_layout import BBox, RawBlock, RawLine
+
+GROW = 1.0  # points: a text line counts as inside a cell when its centre is within the cell grown by this
+
+
+@dataclass
+class TableRow:
+    cells: list[str]  # cell texts, left to right ("" for an empty cell); merged slots are left out
+    boxes: list[BBox]  # the cells' boxes, one per cell
+
+    @property
+    def bbox(self) -> BBox:
+        """The box of the row's filled cells (of all its cells when none is filled)."""
+        boxes = [b for b, c in zip(self.boxes, self.cells, strict=True) if c] or self.boxes
+        return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+    @property
+    def text(self) -> str:
+        return " | ".join(self.cells)
+
+
+@dataclass
+class TableRaw(RawBlock):
+    """A table travelling through the page-layout steps as one block: its lines are its rows (text joined with
+    " | ", box = the row's), so reading order and running-line removal see it where it is."""
+
+    rows: list[TableRow] = field(default_factory=list)
+    _styles: dict = field(default_factory=dict, repr=False)  # (size, bold) -> characters, of the lines taken in
+
+    def holds(self, bbox: BBox) -> bool:
+        """Whether a text line's centre lies in one of the table's cells (its title and notes rows left out).
+        Plain arithmetic: a statistics table has a thousand cells and its page as many lines."""
+        x, y = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
+        for row in self.rows:
+            top, bottom = row.bbox[1] - GROW, row.bbox[3] + GROW
+            if top <= y <= bottom and any(
+                b[0] - GROW <= x <= b[2] + GROW and b[1] - GROW <= y <= b[3] + GROW for b in row.boxes
+            ):
+                return True
+        return False
+
+    def adopt_style(self, block: RawBlock, chars: int) -> None:
+        """The table takes the type style of most of its text, so the heading finder's idea of the body style and
+        the paragraph joiner's style checks see the table as the text it is made of."""
+        key = (block.max_size, block.bold)
+        self._styles[key] = self._styles.get(key, 0) + chars
+        self.max_size, self.bold = max(self._styles, key=self._styles.get)
+
+
+def as_raw(rows: list[TableRow]) -> TableRaw:
+    lines = [RawLine(text=row.text, bbox=row.bbox) for row in rows]
+    return TableRaw(lines=lines, rows=rows)
