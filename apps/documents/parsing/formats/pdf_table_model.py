@@ -14,11 +14,16 @@ class TableRow:
     cells: list[str]  # cell texts, left to right ("" for an empty cell); merged slots are left out
     boxes: list[BBox]  # the cells' boxes, one per cell
 
-    @property
-    def bbox(self) -> BBox:
-        """The box of the row's filled cells (of all its cells when none is filled)."""
+    bbox: BBox = field(init=False)  # the box of the row's filled cells (of all its cells when none is filled)
+
+    def __post_init__(self) -> None:
         boxes = [b for b, c in zip(self.boxes, self.cells, strict=True) if c] or self.boxes
-        return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+        self.bbox = (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
 
     @property
     def text(self) -> str:
