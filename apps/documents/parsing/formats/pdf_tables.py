@@ -37,6 +37,7 @@ MAX_MERGED = 0.3  # share of grid slots that are merged into a neighbour: above 
 MAX_EMPTY = 0.8  # share of empty cells: above it, a chart's grid or an empty form
 MAX_SLANTED = 2  # slanted line segments inside the grid: a chart or a diagram has many, a table none
 MAX_CURVES = 4  # curve segments (rounded corners of a box are four)
+MIN_RULE = 8.0  # points: a shorter vertical or horizontal stroke is a tick or a glyph, not a rule
 MIN_IMAGE_SHARE = 0.1  # an image covering this share of the grid makes it a figure
 FULL_ROW = 0.8  # a lone cell this wide at the grid's top or bottom is a title or a note, not a row
 _NUMBER = re.compile(r"^[\s(\[]*[-+−–]?[$€£¥]?\d[\d,.\s]*%?[)\]]?\s*$")
@@ -108,21 +109,20 @@ def find_tables(page: pymupdf.Page) -> list[TableRaw]:
 
 def _tables_on(page: pymupdf.Page) -> list[TableRaw]:
     words = page.get_text("words", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
-    drawn: list[list[dict]] = []  # the page's drawings, read at most once and only when needed
+    drawn: list[list[dict]] = []  # the page's drawings (MuPDF's raw form, the fast one), read once when needed
 
     def drawings() -> list[dict]:
         if not drawn:
-            drawn.append(page.get_drawings())
+            drawn.append(page.get_cdrawings())
         return drawn[0]
 
-    ruled = _ruled_tables(page, words, drawings) if _has_rules(page) else []
-    upright = [
-        ln["bbox"]
-        for b in page.get_text("dict")["blocks"]
-        if b.get("type") == 0
-        for ln in b["lines"]
-        if abs(ln["dir"][1]) < 0.1
-    ]
+    ruled = _ruled_tables(page, words, drawings) if _has_grid(drawings()) else []
+
+    def upright() -> list[tuple]:
+        """The boxes of the page's horizontal text lines (read only for a page with a candidate table)."""
+        blocks = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)["blocks"]
+        return [ln["bbox"] for b in blocks if b.get("type") == 0 for ln in b["lines"] if abs(ln["dir"][1]) < 0.1]
+
     found = ruled + find_text_tables(words, ruled, page.rect.width, drawings, upright)
     return sorted(found, key=lambda t: t.bbox[1])
 
@@ -145,10 +145,24 @@ def _ruled_tables(page: pymupdf.Page, words: list[tuple], drawings: Callable[[],
     return out
 
 
-def _has_rules(page: pymupdf.Page) -> bool:
-    """Whether the page draws anything at all: the table finder costs tens of milliseconds a page even on a page
-    without a single line, and most pages of a paper have none."""
-    return any(path.get("items") for path in page.get_cdrawings())
+def _has_grid(drawings: list[dict]) -> bool:
+    """Whether the page draws two vertical and two horizontal rules at least (lines, thin bars or box edges): the
+    table finder costs tens to hundreds of milliseconds a page, and most pages of a paper have at most horizontal
+    rules (booktabs tables, which pdf_tables_text.py reads)."""
+    vertical = horizontal = 0
+    for path in drawings:
+        for item in path["items"]:
+            if item[0] == "l":
+                dx, dy = abs(item[1][0] - item[2][0]), abs(item[1][1] - item[2][1])
+                vertical += dx <= 1 and dy >= MIN_RULE
+                horizontal += dy <= 1 and dx >= MIN_RULE
+            elif item[0] == "re":
+                w, h = item[1][2] - item[1][0], item[1][3] - item[1][1]
+                vertical += (h >= MIN_RULE) * (1 if w <= 2 else 2)
+                horizontal += (w >= MIN_RULE) * (1 if h <= 2 else 2)
+            if vertical >= 2 and horizontal >= 2:
+                return True
+    return False
 
 
 def _upright_unrotated(page: pymupdf.Page) -> bool:
@@ -178,7 +192,7 @@ def _reads_as_table(table, grid: list[list], drawings: list[dict], images: list[
         if not box.intersects(path["rect"]):
             continue
         for item in path["items"]:
-            if item[0] == "l" and abs(item[1].x - item[2].x) > 1 and abs(item[1].y - item[2].y) > 1:
+            if item[0] == "l" and abs(item[1][0] - item[2][0]) > 1 and abs(item[1][1] - item[2][1]) > 1:
                 slanted += 1
             elif item[0] == "c":
                 curves += 1

@@ -52,12 +52,20 @@ Word = tuple  # PyMuPDF word: (x0, y0, x1, y1, text, block, line, word)
 
 
 def find_text_tables(
-    words: list[Word], taken: list[TableRaw], width: float, drawings: Callable[[], list[dict]], upright: list
+    words: list[Word],
+    taken: list[TableRaw],
+    width: float,
+    drawings: Callable[[], list[dict]],
+    upright: Callable[[], list[tuple]],
 ) -> list[TableRaw]:
     """Whitespace tables among the page's words (those outside the ruled tables already found, and on `upright`
     lines: the boxes of the page's horizontal text lines; a table turned on its side is not read). `width` is the
     page's; `drawings` gives the page's vector drawings (asked for only when a candidate is found)."""
-    free = [w for w in words if w[4].strip() and _on(w, upright) and not any(t.holds(w[:4]) for t in taken)]
+    free = [w for w in words if w[4].strip() and not any(t.holds(w[:4]) for t in taken)]
+    if not _runs(_lines(free)):
+        return []  # most pages: no candidate, and no need to read their lines' directions
+    lines_upright = upright()
+    free = [w for w in free if _on(w, lines_upright)]
     lines = [[seg for seg in line if not _prose(seg, width)] for line in _lines(free)]
     out = []
     for run in _runs([line for line in lines if line]):
@@ -79,17 +87,17 @@ def _prose(segment: list[Word], width: float) -> bool:
 def _drawn_like_a_figure(bbox: tuple, drawings: list[dict]) -> bool:
     x0, y0, x1, y1 = bbox
     vertical = slanted = 0
-    for path in drawings:
+    for path in drawings:  # MuPDF's raw drawings: points and rectangles are tuples
         r = path["rect"]
-        if r.x1 < x0 or r.x0 > x1 or r.y1 < y0 or r.y0 > y1:
+        if r[2] < x0 or r[0] > x1 or r[3] < y0 or r[1] > y1:
             continue
         for item in path["items"]:
             if item[0] == "l":
-                dx, dy = abs(item[1].x - item[2].x), abs(item[1].y - item[2].y)
+                dx, dy = abs(item[1][0] - item[2][0]), abs(item[1][1] - item[2][1])
                 vertical += dx <= 1 and dy > 3
                 slanted += dx > 1 and dy > 1
             elif item[0] == "re":
-                vertical += 2 * (item[1].height > 3 and item[1].width > 3)
+                vertical += 2 * (item[1][3] - item[1][1] > 3 and item[1][2] - item[1][0] > 3)
             elif item[0] in ("c", "qu"):
                 slanted += 1
     return vertical > MAX_VERTICAL or slanted > MAX_SLANTED
