@@ -38,6 +38,7 @@ MAX_EMPTY = 0.8  # share of empty cells: above it, a chart's grid or an empty fo
 MAX_SLANTED = 2  # slanted line segments inside the grid: a chart or a diagram has many, a table none
 MAX_CURVES = 4  # curve segments (rounded corners of a box are four)
 MIN_RULE = 8.0  # points: a shorter vertical or horizontal stroke is a tick or a glyph, not a rule
+MAX_STROKES = 20_000  # drawing items on a page: more is a plot of data points (seconds of table finding for none)
 MIN_IMAGE_SHARE = 0.1  # an image covering this share of the grid makes it a figure
 FULL_ROW = 0.8  # a lone cell this wide at the grid's top or bottom is a title or a note, not a row
 _NUMBER = re.compile(r"^[\s(\[]*[-+−–]?[$€£¥]?\d[\d,.\s]*%?[)\]]?\s*$")
@@ -149,6 +150,8 @@ def _has_grid(drawings: list[dict]) -> bool:
     """Whether the page draws two vertical and two horizontal rules at least (lines, thin bars or box edges): the
     table finder costs tens to hundreds of milliseconds a page, and most pages of a paper have at most horizontal
     rules (booktabs tables, which pdf_tables_text.py reads)."""
+    if sum(len(path["items"]) for path in drawings) > MAX_STROKES:
+        return False
     vertical = horizontal = 0
     for path in drawings:
         for item in path["items"]:
