@@ -88,7 +88,7 @@ def _parse_open(doc: pymupdf.Document) -> ParsedDocument:
     pages = [raw + found for raw, found in zip(pages, tables, strict=True)]
     ordered = [reading_order(raw, sizes[pno][0]) for pno, raw in enumerate(pages, start=1)]
     # Lines MuPDF returned as blocks of their own are joined back into their paragraphs (CJK PDFs especially).
-    ordered = [around_tables(join_paragraph_lines, raw) for raw in ordered]
+    ordered = around_tables(lambda runs: [join_paragraph_lines(raw) for raw in runs], ordered)
     blocks = _to_blocks(ordered, doc.get_toc(simple=True))
     return ParsedDocument(
         blocks=blocks,

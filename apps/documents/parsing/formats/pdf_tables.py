@@ -65,19 +65,29 @@ def lift_tables(page: pymupdf.Page, raw: list[RawBlock]) -> tuple[list[RawBlock]
     return kept, [t for t in tables if t.max_size]
 
 
-def around_tables(join: Callable[[list[RawBlock]], list[RawBlock]], blocks: list[RawBlock]) -> list[RawBlock]:
-    """`join` (the paragraph-line joiner) applied to the runs of text blocks between tables: a table is never
-    joined to the paragraph above or below it, nor cut where a row looks like a list item."""
-    out: list[RawBlock] = []
-    run: list[RawBlock] = []
-    for block in blocks:
-        if isinstance(block, TableRaw):
-            out += join(run) if run else []
-            out.append(block)
-            run = []
-        else:
-            run.append(block)
-    return out + (join(run) if run else [])
+def around_tables(
+    join: Callable[[list[list[RawBlock]]], list[list[RawBlock]]], pages: list[list[RawBlock]]
+) -> list[list[RawBlock]]:
+    """`join` (the paragraph-line joiner, over a document's pages) applied to the runs of text blocks between
+    tables, each run as a page of its own: a table is never joined to the paragraph above or below it, nor cut
+    where a row looks like a list item, and its rows do not count as lines of running text."""
+    runs: list[list[RawBlock]] = []
+    layout: list[list[int | TableRaw]] = []  # per page: run numbers and tables, in reading order
+    for page in pages:
+        parts: list[int | TableRaw] = []
+        run: list[RawBlock] = []
+        for block in [*page, None]:
+            if (block is None or isinstance(block, TableRaw)) and run:
+                parts.append(len(runs))
+                runs.append(run)
+                run = []
+            if isinstance(block, TableRaw):
+                parts.append(block)
+            elif block is not None:
+                run.append(block)
+        layout.append(parts)
+    joined = join(runs)
+    return [[b for part in parts for b in ([part] if isinstance(part, TableRaw) else joined[part])] for parts in layout]
 
 
 def table_block(raw: TableRaw, page: int, heading_path: tuple[str, ...], para_no: int) -> Block:
