@@ -234,7 +234,8 @@ class Chunk(models.Model):
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="chunks")
     chunk_index = models.PositiveIntegerField()
     text = models.TextField()
-    section = models.CharField(max_length=300, blank=True)
+    section = models.CharField(max_length=300, blank=True)  # as printed ("V. EXPERIMENTS", "前言"): shown to people
+    section_key = models.CharField(max_length=40, blank=True, default="")  # canonical ("Methods"): weights, filters
     heading_path = models.JSONField(default=list, blank=True)
     chunk_type = models.CharField(max_length=10, default="text")
     weight = models.FloatField(default=1.0)

@@ -156,7 +156,8 @@ class ChunkSourceSerializer(serializers.Serializer):
     doi = serializers.CharField()
     source = serializers.CharField(help_text="the original file name")
     doc_type = serializers.CharField()
-    section = serializers.CharField()
+    section = serializers.CharField(help_text="the section as the document prints it")
+    section_key = serializers.CharField(help_text='canonical section ("Methods", "References") or ""')
     heading_path = serializers.ListField(child=serializers.CharField())
     chunk_type = serializers.CharField()
     content = serializers.CharField(help_text="the chunk text, cut to 300 characters")
@@ -202,7 +203,9 @@ _FILTER_PARAMETERS = [
     OpenApiParameter("kind", str, description="document type: pdf, docx, md, txt, html, xlsx"),
     OpenApiParameter("year_from", int, description="published in this year or later"),
     OpenApiParameter("year_to", int, description="published in this year or earlier"),
-    OpenApiParameter("section", str, description="substring of the passage's section, case-insensitive"),
+    OpenApiParameter(
+        "section", str, description="substring of the passage's section as printed or of its canonical name, any case"
+    ),
     OpenApiParameter("document", int, description="only this document (its id)"),
 ]
 

@@ -19,6 +19,7 @@ def make_hit(**changes) -> SearchHit:
         source="t.pdf",
         doc_type="pdf",
         section="Results",
+        section_key="Results",
         heading_path=["Results"],
         chunk_type="text",
         content="c",

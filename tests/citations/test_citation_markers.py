@@ -206,14 +206,14 @@ def test_superscript_paper_is_rewritten_and_linked() -> None:
     for marker in ("melanogaster[1\u20133]", "odorants[9,11]", "OBPs[17\u201321]", "(MOP)[37]", "AaegOBP1[38]"):
         assert marker in text
     entries = gt_entries(folder / "paper.xml")
-    mentions = find_mentions([(c.chunk_index, c.text) for c in chunks if c.section != "References"], entries)
+    mentions = find_mentions([(c.chunk_index, c.text) for c in chunks if c.section_key != "References"], entries)
     numbers = [n for m in mentions for n in m.numbers]
     assert numbers[:6] == [1, 2, 3, 4, 5, 6] and len(numbers) >= 55
 
 
 @needs_corpus
 def test_tracemonkey_parenthesised_citations() -> None:
-    chunks = [c for c in _chunks(TRACEMONKEY) if c.section != "References"]
+    chunks = [c for c in _chunks(TRACEMONKEY) if c.section_key != "References"]
     mentions = find_mentions([(c.chunk_index, c.text) for c in chunks], numbered(19))
     by_chunk = {c.chunk_index: c.text for c in chunks}
     code = {c.chunk_index for c in chunks if "(748)" in c.text or "[748]" in c.text}

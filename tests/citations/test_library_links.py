@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from apps.citations.models import Reference
-from apps.citations.services.linking import Candidate, match_reference, normalise_doi, surname
+from apps.citations.services.linking import Candidate, match_reference, normalise, normalise_doi, surname
 
 DEMO = Path(__file__).resolve().parents[2] / "demo"
 CITED_TITLE = (
@@ -133,3 +133,26 @@ def test_a_reference_lights_up_when_the_cited_paper_is_added_later(
     assert client.delete(reverse("api-document-detail", kwargs={"document_id": cited})).status_code == 204
     entry = _reference_number(client, paper, 3, until=lambda e: e["in_library"] is None)
     assert entry["in_library"] is None
+
+
+def _cjk_candidate(document_id: int, title: str) -> Candidate:
+    return Candidate(document_id, "", normalise(title), "", None)
+
+
+def test_a_chinese_title_found_in_a_gbt_entry_links():
+    # GB/T 7714 entry as a PDF gives it: spaces between the Chinese words that the document's own title lacks.
+    ref = _ref("[3] 王 晓明, 李华. 基于深度学习的 中文图像 去噪方法研究[J]. 计算机学报, 2019, 42(3): 1-10.")
+    assert match_reference(ref, [_cjk_candidate(7, "基于深度学习的中文图像去噪方法研究")]) == (7, "title")
+
+
+def test_a_short_chinese_title_is_not_enough_and_another_title_does_not_link():
+    ref = _ref("[1] 陈登原. 国史旧闻: 第 1 卷[M]. 北京: 中华书局, 2000: 29.")
+    assert match_reference(ref, [_cjk_candidate(7, "国史旧闻")]) == (None, "")  # 4 characters: too common
+    other = _ref("[2] 张三. 基于图神经网络的推荐系统研究[D]. 北京: 清华大学, 2020.")
+    assert match_reference(other, [_cjk_candidate(7, "基于深度学习的中文图像去噪方法研究")]) == (None, "")
+
+
+def test_normalised_titles_keep_chinese_and_japanese_and_fold_accents():
+    assert normalise("Étude  des « Réseaux »") == "etude des reseaux"
+    assert normalise("基于 XeLaTeX 的 模板") == "基于xelatex的模板"
+    assert normalise("日本語の論文タイトル") == "日本語の論文タイトル"

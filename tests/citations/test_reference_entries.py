@@ -147,7 +147,7 @@ def test_level1_heading_and_numbered_entries_stop_at_acknowledgements() -> None:
     assert [(e.number, e.text) for e in entries] == [(n, ref) for n, ref in enumerate(REFS[:4], start=1)]
     for entry in entries:
         assert entry.chunk_indices
-        assert all(drafts[i].section == "References" for i in entry.chunk_indices)
+        assert all(drafts[i].section_key == "References" for i in entry.chunk_indices)
     assert entries[1].doi == "10.1038/nature1234"
 
 

@@ -127,7 +127,7 @@ def test_pdf_locators_are_in_range(path: Path) -> None:
     assert [b.para_no for b in parsed.blocks] == list(range(len(parsed.blocks)))
     for chunk in chunks:
         assert 1 <= chunk.page <= chunk.page_end <= parsed.page_count
-        if chunk.section == "References":
+        if chunk.section_key == "References":
             assert chunk.para_start is None and chunk.para_end is None and chunk.weight == 0.0
         else:
             assert chunk.para_start <= chunk.para_end

@@ -20,6 +20,7 @@ LOCATOR_FIELDS = (
     "chunk_id",
     "chunk_index",
     "section",
+    "section_key",
     "heading_path",
     "chunk_type",
     "locator_precision",

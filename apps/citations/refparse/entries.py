@@ -2,9 +2,10 @@
 
 Detection, most trusted first:
 1. a References/Bibliography/参考文献 heading (the chunker's canonical "References" section) followed by a
-   numbered chain (1, 2, 3, ...) or by author-year entries;
-2. no heading: a chain of numbered entries towards the end of the text whose entries mostly look like references
-   (a year, "et al.", a journal), so figure axes, table rows or numbered steps are not taken;
+   numbered chain (1, 2, 3, ...), an alphabetic-label list ([Cop87], entries_labels.py) or author-year entries;
+   an item reads as an entry when it carries reference signals, a GB/T type code, a URL, or a parsed author list;
+2. no heading (REVTeX prints none): a chain of numbered entries towards the end of the text whose entries mostly
+   start with an author list and hold a year, so figure axes, table rows or numbered steps are not taken;
 3. a chain that resumes once further on (Nature's main-text and Methods reference lists).
 The list stops at Acknowledgements, copyright lines, captions and headings. When in doubt no entry is returned:
 a wrong entry would later produce a wrong citation link.
@@ -18,6 +19,7 @@ from apps.documents.parsing import ChunkDraft, ParsedDocument
 from apps.documents.parsing.textutil import join_lines, normalise_for_match
 
 from .entries_fields import parse_entry
+from .entries_labels import alpha_entries, strip_alpha_label
 from .entries_lines import RefLine, document_lines
 from .entries_split import (
     LINK_TAIL_RE,
@@ -30,12 +32,14 @@ from .entries_split import (
     split_midline,
     strip_anchor,
 )
+from .styles_gbt import is_gbt
 from .types import ReferenceEntry
 
 _MIN_ENTRIES = 2
 _LEVEL2_MIN_ENTRIES = 3
 _YEAR_SLOT_RE = re.compile(r"\(\d{4}[a-z]?\)|[.;]\s\d{4}[a-z]?;")
 _DOI_RE = re.compile(r"\b10\.\d{4,9}/\S+")
+_URL_RE = re.compile(r"https?://|\bwww\.")
 _PROBE = 40  # normalised characters of an entry looked up in chunk text
 
 
@@ -51,7 +55,7 @@ def find_reference_entries(
         text = _entry_text(raw_entry)
         if not text:
             continue
-        fields = parse_entry(text)
+        fields = parse_entry(text, entries[-1].authors if entries else None)
         entries.append(
             ReferenceEntry(
                 index=len(entries),
@@ -64,6 +68,7 @@ def find_reference_entries(
                 title=fields["title"],
                 venue=fields["venue"],
                 page=raw_entry.lines[0].page,
+                label=raw_entry.label,
             )
         )
     _locate(entries, drafts)
@@ -73,10 +78,13 @@ def find_reference_entries(
 def _detect(lines: list[RefLine]) -> list[RawEntry]:
     for start in _heading_starts(lines):  # level 1
         numbered = numbered_entries(lines, start)
-        if len(numbered) >= _MIN_ENTRIES and _share(numbered, looks_like_reference) >= 0.5:
+        if len(numbered) >= _MIN_ENTRIES and _share(numbered, _entry_like) >= 0.5:
             return numbered
         if numbered:
             continue  # a numbered start that does not read like references: not an author-year list either
+        labelled = alpha_entries(lines, start)
+        if len(labelled) >= _MIN_ENTRIES and _share(labelled, _entry_like) >= 0.5:
+            return labelled
         author_year = author_year_entries(lines, start)
         if len(author_year) >= _MIN_ENTRIES and _share(author_year, _author_year_like) >= 0.7:
             return [e for e in author_year if _author_year_like(_entry_text(e))]
@@ -101,7 +109,7 @@ def _headless(lines: list[RefLine]) -> list[RawEntry]:
         if anchor(line) != 1:
             continue
         chain = numbered_entries(lines, i, first_within=1)
-        if len(chain) < _LEVEL2_MIN_ENTRIES or _share(chain, looks_like_reference) < 0.6:
+        if len(chain) < _LEVEL2_MIN_ENTRIES or _share(chain, _authored_entry) < 0.6:
             continue
         if position[id(chain[-1].lines[-1])] >= 0.6 * n and len(chain) >= len(best):
             best = chain
@@ -110,6 +118,27 @@ def _headless(lines: list[RefLine]) -> list[RawEntry]:
 
 def _share(entries: list[RawEntry], test) -> float:
     return sum(1 for e in entries if test(_entry_text(e))) / len(entries) if entries else 0.0
+
+
+def _entry_like(text: str) -> bool:
+    """Under a References heading: a numbered item that reads as a reference. Short CS entries ("S. Roth, M.J.
+    Black. Fields of Experts. CVPR 2005.") and web references ("INTEL (2024) What Is a GPU? Available at …")
+    carry too few of the signals looks_like_reference counts, so a parsed author list or a URL also does."""
+    if looks_like_reference(text) or is_gbt(text) or _URL_RE.search(text):
+        return True
+    fields = parse_entry(text)
+    return bool(fields["authors"]) and (fields["year"] is not None or bool(fields["title"]))
+
+
+def _authored_entry(text: str) -> bool:
+    """With no heading (level 2) the bar is higher: numbered paragraphs of body text also hold years and
+    journal words. A reference starts with its authors (or is GB/T), and has a year."""
+    if is_gbt(text):
+        return True
+    fields = parse_entry(text)
+    if not fields["authors"] or fields["year"] is None:
+        return False
+    return looks_like_reference(text) or bool(fields["title"])
 
 
 def _author_year_like(text: str) -> bool:
@@ -123,6 +152,8 @@ def _entry_text(entry: RawEntry) -> str:
     parts = [ln.text for ln in entry.lines]
     if entry.number is not None and parts:
         parts[0] = strip_anchor(parts[0])
+    elif entry.label and parts:
+        parts[0] = strip_alpha_label(parts[0])
     text = join_lines(parts)
     return LINK_TAIL_RE.sub("", text).strip()
 
@@ -131,7 +162,7 @@ def _locate(entries: list[ReferenceEntry], drafts: list[ChunkDraft]) -> None:
     """chunk_indices: the chunks whose text holds the entry's start, end or middle (an entry can straddle two
     chunks). Reference-section chunks are searched first; other chunks only when those do not hold it (a list
     the section map did not see as References)."""
-    keys = [(d.chunk_index, normalise_for_match(d.text), d.section == "References") for d in drafts]
+    keys = [(d.chunk_index, normalise_for_match(d.text), d.section_key == "References") for d in drafts]
     for entry in entries:
         norm = normalise_for_match(entry.text)
         if not norm:

@@ -3,13 +3,18 @@
 Covers the common styles: Vancouver ("Feeny D, Berkes F. Title. Hum Ecol. 1990;18:1-19."), BMC ("… Larson G:
 Title. Venue 2014, 5:1-9."), APA/Frontiers ("Boitani, L., and Ciucci, P. (1995). Title. Venue 7, 49-72."),
 MDPI ("Langseth, W.; Bernhost, A. Title. Venue 1990, 103, 1-9."), IEEE/Hindawi ("T. Rokkas, and S. D. Ladas,
-“Title,” Venue, vol. 3, 2010.") and ACM ("A. Aho, R. Sethi, and M. Lam. Title. In Venue, 2006."). A field that
-cannot be told apart is left empty rather than guessed.
+“Title,” Venue, vol. 3, 2010.") and ACM ("A. Aho, R. Sethi, and M. Lam. Title. In Venue, 2006."). The grammars
+of GB/T 7714 (styles_gbt.py), of author lists closed by a year (ACL, acmart, Harvard, APA, NIST), by capitals
+(LNCS) or by a comma (APS/REVTeX, elsarticle) are in entries_styles.py; they are tried first. A field that cannot
+be told apart is left empty rather than guessed, and a title is dropped when it does not read as one.
 """
 
 from __future__ import annotations
 
 import re
+
+from .entries_styles import caps_authors, colon_after_authors, comma_title, cut_sentence, year_after_authors, year_first
+from .styles_gbt import is_gbt, parse_gbt
 
 _DOI_RE = re.compile(r"\b10\.\d{4,9}/\S+")
 _DOI_BROKEN_RE = re.compile(r"(\b10\.\d{4,9}/\S*[-/.])\s+(?=[\w(])")  # a DOI cut at a line end
@@ -17,7 +22,7 @@ _SURNAME = r"(?:(?:van|von|de|der|den|da|di|du|la|le|del|dos|De|Van|Von|Di|Da|Le
 _SURNAME += r"[A-Z\u00c0-\u00de][\w'\u2019\-\u00c0-\u024f]*(?:[\s\-][A-Z][a-z\u00e0-\u024f'\u2019\-]+)?"
 _CAP = "A-Z\u00c0-\u00de"  # initials may carry diacritics ("Á.", "Ü.")
 _INITIALS_DOTTED = rf"(?:[{_CAP}]\.\s?-?\s?){{1,4}}"
-_SEP = r"(?:\s*(?:,|;)\s*(?:and\s+|&\s+)?|\s+and\s+|\s*&\s*)"
+_SEP = r"(?:\s*(?:,|;)\s*(?:(?:and|AND)\s+|&\s+)?|\s+(?:and|AND)\s+|\s*&\s*)"
 # One author in each family of styles; the style that reads the longest run of authors wins.
 _AUTHOR_STYLES = {
     "vancouver": re.compile(rf"({_SURNAME})\s(?:[A-Z]{{1,4}}|[A-Z]\.(?:[A-Z]\.)*)(?=[\s,.:;(])"),
@@ -29,7 +34,11 @@ _YEAR_PAREN_RE = re.compile(r"\((\d{4})[a-z]?\)")
 _YEAR_END_RE = re.compile(r"[,.;:\s\(](\d{4})[a-z]?\)?\.?\s*$")
 _YEAR_ANY_RE = re.compile(r"(?<![\d\-\u2013/.:])(\d{4})[a-z]?(?![\d\-\u2013/])")
 _QUOTED_TITLE_RE = re.compile(r"[\u201c\"](.+?)[,.]?[\u201d\"]")
-_LEAD_YEAR_RE = re.compile(r"^\s*[.,:]?\s*\(?\d{4}[a-z]?\)?[.,:]?\s*")
+_LEAD_YEAR_RE = re.compile(r"^\s*[.,:]?\s*(?:\(\d{4}[a-z]?(?:,\s*[A-Za-z][^)]{0,25})?\)|\d{4}[a-z]?)[.,:]?\s*")
+# The ditto dash of IEEE/ACM lists ("——, “Title,” …"; when its glyph is not extracted only ", “Title,”" is left).
+_DITTO_RE = re.compile(r"^\s*(?:[\u2014\u2013\u2012_\-]{2,}\s*[,.]?\s*|,\s*(?=[\u201c\"]))")
+_WEB_TITLE_RE = re.compile(r"^([^\s\u2014\-][^:/]{2,150}?)\.?\s+[-\u2013\u2014]\s+(?:https?://|www\.)\S+\.?$")
+_LEADING_QUOTE_RE = re.compile(r"^\s*[\u201c\"](.+?)[,.]?[\u201d\"]")
 
 
 def parse_doi(text: str) -> str:
@@ -81,51 +90,112 @@ def parse_authors(text: str) -> tuple[list[str], int]:
     return best
 
 
-def parse_entry(text: str) -> dict:
-    """{doi, year, authors, first_author, title, venue} for one entry's text (label already removed)."""
-    authors, end = parse_authors(text)
+def parse_entry(text: str, previous_authors: list[str] | None = None) -> dict:
+    """{doi, year, authors, first_author, title, venue} for one entry's text (label already removed).
+    `previous_authors` stands in for the IEEE/ACM ditto dash ("——, “Title,” …": the authors of the entry above)."""
     out = {
         "doi": parse_doi(text),
         "year": parse_year(text),
-        "authors": authors,
-        "first_author": authors[0] if authors else "",
+        "authors": [],
+        "first_author": "",
         "title": "",
         "venue": "",
     }
+    fields = _styled(text, previous_authors or [])
+    if fields:
+        out.update({k: v for k, v in fields.items() if k in out and v})
+        out["first_author"] = out["authors"][0] if out["authors"] else ""
+    out["title"] = _trim_title(out["title"])
+    if not is_sane_title(out["title"], text, out["authors"]):
+        out["title"] = out["venue"] = ""
+    return out
+
+
+def _styled(text: str, previous_authors: list[str]) -> dict | None:
+    """The fields by the first grammar that fits: GB/T 7714 (its [J]/[M] type code), an author list closed by
+    its year (ACL, ACM, Harvard, APA), a quoted title (IEEE), a comma-closed author list (APS, elsarticle), then
+    "Authors. Title. Venue" (Vancouver, LNCS, ACM numeric)."""
+    if is_gbt(text):
+        return parse_gbt(text)
+    ditto = _DITTO_RE.match(text)
+    if ditto and previous_authors:
+        return _after_authors(text, ditto.end(), previous_authors, comma=True)
+    if web := _WEB_TITLE_RE.match(text):  # "SPECJVM98 - http://www.spec.org/jvm98/." (a web page, no author)
+        return {"title": web.group(1).strip()}
+    if quoted := _LEADING_QUOTE_RE.match(text):  # no author: the entry starts with its quoted title
+        return {"title": quoted.group(1).strip(" ,."), "venue": _venue(text[quoted.end() :].lstrip(" ,."))}
+    if dated_only := year_first(text):
+        return {**dated_only, "venue": _venue(dated_only["after"])}
+    if colon := colon_after_authors(text):
+        return {**colon, "venue": _venue(colon["after"])}
+    if capitals := caps_authors(text):
+        return {**capitals, "venue": _venue(capitals["after"])}
+    dated = year_after_authors(text)
+    if dated:
+        return {**dated, "venue": _venue(dated["after"])}
+    authors, end = parse_authors(text)
     if not authors:
-        return out
+        return None
+    return _after_authors(text, end, authors, comma=text[:end].rstrip().endswith(","))
+
+
+def _after_authors(text: str, end: int, authors: list[str], comma: bool) -> dict:
+    out = {"authors": authors}
     rest = text[end:]
     quoted = _QUOTED_TITLE_RE.search(rest)
     if quoted and quoted.start() >= 6 and rest[: quoted.start()].count(",") >= 1:
         return out  # a quoted title further on: the author list was not read to its end, so no title is better
     if quoted and quoted.start() < 6:
         out["title"] = quoted.group(1).strip(" ,.")
-        after = rest[quoted.end() :].lstrip(" ,.")
-        out["venue"] = _venue(after)
+        out["venue"] = _venue(rest[quoted.end() :].lstrip(" ,."))
         return out
     rest = re.sub(r"^[\s.:,;]+", "", rest)
     rest = _LEAD_YEAR_RE.sub("", rest)
-    title, after = _cut_sentence(rest)
+    if comma:
+        found = comma_title(rest)
+        if found:
+            out["title"], out["venue"] = found
+        return out  # a comma style with no publication data to end its title: no title rather than a wrong one
+    title, after = cut_sentence(rest)
     out["title"] = title
     out["venue"] = _venue(after)
     return out
 
 
-def _cut_sentence(text: str) -> tuple[str, str]:
-    """The text up to the first sentence end that is not an abbreviation, and the rest."""
-    for m in re.finditer(r"[.?!](?=\s|$)", text):
-        before = text[: m.start()].rsplit(" ", 1)[-1]
-        if len(before) <= 1 or before in ("al", "vs", "eds", "ed", "sp", "spp", "e.g", "i.e"):
-            continue
-        return text[: m.end()].rstrip(".").strip(), text[m.end() :].strip()
-    return "", ""
+def _trim_title(title: str) -> str:
+    """What no title holds: ", in Proceedings of …" (the host work run on), ", 2nd ed" (the edition)."""
+    title = re.split(r",\s+(?:[Ii]n:?|edited by)\s+(?=[A-Z])", title, maxsplit=1)[0]
+    title = re.sub(r",\s*(?:1[6-9]|20)\d{2}[a-z]?$", "", title)  # "Compilers: …, and tools, 2006" (ACM books)
+    title = re.split(r";\s+(?=[^;]{0,80}(?:\bEds?\.|:\s))", title, maxsplit=1)[0]  # MDPI "Book; Publisher: City"
+    return re.sub(r",?\s+\d+(?:st|nd|rd|th)\s+ed\.?$", "", title).strip()
+
+
+def is_sane_title(title: str, text: str, authors: list[str]) -> bool:
+    """A parsed title is kept only when it is a piece of the entry that reads as a title: not the venue ("In
+    Proceedings …"), not a date ("July)"), not a URL, not the author list run on ("AND ULLMAN, J. D. …")."""
+    if not title or title not in text or len(title) < 2:
+        return False
+    if re.match(r"^(?:in:?\s|and\s|&|\(|\)|https?:|www\.|available\b|retrieved\b|accessed\b)", title, re.IGNORECASE):
+        return False
+    if re.match(r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\)?$", title, re.IGNORECASE):
+        return False
+    if not re.search(r"[^\W\d_]", title):
+        return False
+    if re.match(r"^(?:[A-Z]\.\s?){1,3}[,;]", title):  # initials the author reading stopped in front of
+        return False
+    if re.match(r"^[^\s,]+(?:\s[^\s,]+)?,\s(?:[A-Z]\.\s?-?){1,3}(?:,|\s+AND\b|\s+and\b)", title):
+        return False  # "DI COSMO, R., AND …": an author (small capitals the author reading could not follow)
+    # The author list run on into the title: a surname followed by initials or "and".
+    return not any(a and re.match(rf"{re.escape(a)},?\s+(?:[A-Z]\.|and\b|AND\b|&)", title) for a in authors)
 
 
 def _venue(text: str) -> str:
     """The venue runs up to its volume, year or page numbers ("Hum Ecol. 1990;18", "Anim. Behav. 79, 981",
     "Gut, vol. 61", "In Proceedings of PLDI, pages 1-9")."""
-    text = re.sub(r"^(?:In:?\s+)", "", text.strip())
+    text = re.sub(r"^(?:[Ii]n:?\s+)", "", text.strip())
     m = re.search(r"(?:[,.;:]?\s*(?:vol\.|pp\.|pages|no\.)|[,.;:]?\s+\(?\d)", text)
     venue = text[: m.start()] if m else ""
     venue = venue.strip(" ,.;:")
+    if re.match(r"^(?:\d|\[|available\b)", venue, re.IGNORECASE):
+        return ""
     return venue if 2 <= len(venue) <= 200 else ""

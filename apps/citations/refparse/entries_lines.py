@@ -18,7 +18,9 @@ from apps.documents.parsing.section_map import map_sections
 from apps.documents.parsing.textutil import clean_inline
 
 REFERENCES = "References"
-_LABEL_ONLY_RE = re.compile(r"^\s*(\[\d{1,4}\]|\d{1,4}\.?)\s*$")
+# "[12]", "12.", "12" and the alphabetic labels of alpha/amsalpha styles ("[Cop87]", "[KMN+02]", "[hut]").
+_LABEL_START_RE = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}\.)\s+\S")
+_LABEL_ONLY_RE = re.compile(r"^\s*(\[\d{1,4}\]|\d{1,4}\.?|\[[A-Za-z][A-Za-z+\-]{0,9}\d{0,4}[a-z]?\])\s*$")
 
 
 @dataclass
@@ -31,6 +33,7 @@ class RefLine:
     heading: bool = False  # the block is a heading, or nothing but a section name
     in_references: bool = False  # the block lies in the canonical "References" section
     ref_heading: bool = False  # the block is a References/Bibliography heading
+    text_box: tuple[float, float, float, float] | None = None  # a merged label line: the box of its text part
 
 
 def document_lines(parsed: ParsedDocument, data: bytes | None = None) -> list[RefLine]:
@@ -41,6 +44,7 @@ def document_lines(parsed: ParsedDocument, data: bytes | None = None) -> list[Re
         in_refs = section.canonical and section.name == REFERENCES
         flags.append((heading, in_refs, heading and in_refs))
     lines = _pdf_lines(parsed, data, flags) if parsed.doc_type == "pdf" and data else []
+    lines = _drop_running_heads(lines)
     if not lines:
         lines = _block_lines(parsed, flags)
     own_doi = (parsed.metadata.get("doi") or "").lower()
@@ -50,6 +54,31 @@ def document_lines(parsed: ParsedDocument, data: bytes | None = None) -> list[Re
         if own_doi and own_doi in line.text.lower():
             line.heading = True
     return lines
+
+
+def _drop_running_heads(lines: list[RefLine]) -> list[RefLine]:
+    """Running heads and feet the parser kept ("P.N.J. Lane et al. / Journal of Hydrology 310 (2005) 253–265"):
+    the top or bottom line of a page whose text, numbers aside, is the top or bottom line of two other pages.
+    Inside a reference list such a line would start an entry of its own or run into one."""
+    edges: dict[int, tuple[float, float]] = {}
+    for line in lines:
+        if line.bbox and line.page is not None:
+            top, bottom = edges.get(line.page, (line.bbox[1], line.bbox[3]))
+            edges[line.page] = (min(top, line.bbox[1]), max(bottom, line.bbox[3]))
+
+    def edge_key(line: RefLine) -> str | None:
+        if not line.bbox or line.page not in edges:
+            return None
+        top, bottom = edges[line.page]
+        if line.bbox[1] > top + 2 and line.bbox[3] < bottom - 2:
+            return None
+        return re.sub(r"\d+", "#", line.text.lower()).strip()
+
+    pages: dict[str, set[int]] = {}
+    for line in lines:
+        if (key := edge_key(line)) is not None:
+            pages.setdefault(key, set()).add(line.page)
+    return [line for line in lines if len(pages.get(edge_key(line) or "", ())) < 3 or edge_key(line) is None]
 
 
 def _block_lines(parsed: ParsedDocument, flags: list[tuple[bool, bool, bool]]) -> list[RefLine]:
@@ -92,7 +121,7 @@ def _pdf_lines(parsed: ParsedDocument, data: bytes, flags: list[tuple[bool, bool
                 for ln in b.get("lines", []):
                     text = clean_inline("".join(s["text"] for s in ln["spans"]))
                     if text:
-                        page_lines.append(RefLine(text, page=pno, bbox=tuple(ln["bbox"]), size=body_size(ln["spans"])))
+                        page_lines.append(RefLine(text, page=pno, bbox=tuple(ln["bbox"]), size=_line_size(ln["spans"])))
             for line in _merge_labels(page_lines):
                 idx = _owner(line, by_page[pno])
                 if idx is not None:
@@ -101,11 +130,69 @@ def _pdf_lines(parsed: ParsedDocument, data: bytes, flags: list[tuple[bool, bool
                     per_block.setdefault(idx, []).append(line)
     finally:
         doc.close()
-    return [line for idx in sorted(per_block) for line in per_block[idx]]
+    # Pieces of one printed line are next to each other in reading order even when the parser put them in two
+    # blocks; lines of two columns never are (a column is read to its end first).
+    return _join_fragments([line for idx in sorted(per_block) for line in per_block[idx]])
+
+
+def _line_size(spans: list[dict]) -> float:
+    """The line's type size. Small capitals ("B" 9 pt + "ERRY" 7.2 pt in LNCS and old ACM author names) set
+    most characters in the smaller size: the larger size counts when it carries a fifth of the characters."""
+    size = body_size(spans)
+    total = sum(len(s["text"].strip()) for s in spans)
+    larger = [s for s in spans if round(s["size"], 1) > size and s["text"].strip()]
+    if larger and total and sum(len(s["text"].strip()) for s in larger) >= 0.2 * total:
+        return max(round(s["size"], 1) for s in larger)
+    return size
+
+
+def _join_fragments(lines: list[RefLine]) -> list[RefLine]:
+    """One printed line that PyMuPDF cut in pieces at wide justified spaces ("Teufel. 2012." + "Context-") is
+    glued back: the pieces share a baseline and follow each other in reading order. A piece left alone would
+    look like a line of its own, with an indent that is neither the list's margin nor its hanging indent."""
+    out: list[RefLine] = []
+    for line in lines:
+        prev = out[-1] if out else None
+        # Within one parser block any justified gap; across two blocks at most two ems (a gutter is not glued).
+        if prev is not None and _glue(prev, line, max_gap_em=4.0 if prev.block == line.block else 2.0):
+            continue
+        # An entry's label line that the parser set in a block of its own (small-capital author names) and read
+        # after the rest of its line: it is glued to the piece on its baseline a few lines back.
+        if _LABEL_START_RE.match(line.text) and (line.block != prev.block if prev else False):
+            # Only across a word space: a column gutter (wider) must not glue lines of two columns.
+            host = next(
+                (o for o in reversed(out[-12:]) if o.bbox[0] > line.bbox[0] and _glue(o, line, max_gap_em=1.2)),
+                None,
+            )
+            if host is not None:
+                continue
+        out.append(line)
+    return out
+
+
+def _glue(prev: RefLine, line: RefLine, max_gap_em: float = 4.0) -> bool:
+    """Glue `line` into `prev` when both are pieces of one printed line; whether it was glued."""
+    if prev.page != line.page or not prev.bbox or not line.bbox or not _same_baseline(prev, line):
+        return False
+    left, right = (prev, line) if prev.bbox[0] <= line.bbox[0] else (line, prev)  # pieces may come reversed
+    gap = right.bbox[0] - left.bbox[2]
+    if not -1 <= gap <= max_gap_em * max(line.size, prev.size, 4.0):
+        return False
+    prev.text = f"{left.text} {right.text}"
+    top, bottom = min(left.bbox[1], right.bbox[1]), max(left.bbox[3], right.bbox[3])
+    prev.bbox = (left.bbox[0], top, right.bbox[2], bottom)
+    prev.size = max(prev.size, line.size)
+    return True
+
+
+def _same_baseline(a: RefLine, b: RefLine) -> bool:
+    height = min(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1])
+    overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
+    return height > 0 and overlap >= 0.6 * height
 
 
 def _owner(line: RefLine, rects: list[tuple[int, object]]) -> int | None:
-    x0, y0, x1, y1 = line.bbox
+    x0, y0, x1, y1 = line.text_box or line.bbox  # a label in the margin belongs to the block of its text
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     for idx, r in rects:
         if r.x0 - 1 <= cx <= r.x1 + 1 and r.y0 - 1 <= cy <= r.y1 + 1:
@@ -139,6 +226,7 @@ def _merge_labels(lines: list[RefLine]) -> list[RefLine]:
             text = label.text.strip()
             text = text if text.endswith((".", "]")) else text + "."
             best.text = f"{text} {best.text}"
+            best.text_box = best.bbox
             best.bbox = (min(lx0, best.bbox[0]), min(ly0, best.bbox[1]), best.bbox[2], max(ly1, best.bbox[3]))
             used.add(id(best))
             used.add(id(label))

@@ -35,6 +35,7 @@ _AUTHOR_START_RE = re.compile(
     r"^(?:(?:van|von|de|der|den|da|di|du|la|le|del|dos|St\.)\s)*[A-Z\u00c0-\u00de][\w'\u2019\-]+(?:\s[A-Z][\w'\u2019\-]+)?"
     r"(?:,\s?(?:[A-Z]\.\s?-?){1,4}|\s[A-Z]{1,4}\b[,.:]?|,\s[A-Z][a-z]+\s)"
 )
+_SECTION_NUMBER_RE = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVX]{1,5}\.|第.{1,3}[章节])\s*\S")
 _MAX_SKIP = 15  # lines of another type size tolerated inside a list before the list counts as left
 
 
@@ -42,6 +43,7 @@ _MAX_SKIP = 15  # lines of another type size tolerated inside a list before the 
 class RawEntry:
     number: int | None
     lines: list[RefLine] = field(default_factory=list)
+    label: str = ""  # an alphabetic label ("Cop87"), for lists without numbers
 
 
 def split_midline(lines: list[RefLine]) -> list[RefLine]:
@@ -75,6 +77,16 @@ def is_stop(line: RefLine) -> bool:
     return bool(_STOP_RE.match(line.text)) or (line.heading and not line.ref_heading)
 
 
+def looks_like_heading(line: RefLine, size: float) -> bool:
+    """A numbered section heading the parser did not mark ("4.2 专著中的析出文献", "5 Discussion"): a short line
+    set larger than the list. It ends the list as a marked heading does."""
+    return (
+        bool(size and line.size and line.size > size + 0.8)
+        and len(line.text) <= 60
+        and bool(_SECTION_NUMBER_RE.match(line.text))
+    )
+
+
 def looks_like_reference(text: str) -> bool:
     return len(text) >= 20 and len(SIGNAL_RE.findall(text)) >= 2
 
@@ -90,6 +102,7 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
     size = lines[first].size
     entries: list[RawEntry] = []
     closed_at: int | None = None
+    by_heading = False
     skipped = 0
     jumps = 0
     for i in range(first, n):
@@ -101,12 +114,17 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
                 if jumps >= max_jumps or not _confirmed(lines, i, num, size):
                     continue
                 jumps += 1
-            elif closed_at is not None and not looks_like_reference(" ".join(ln.text for ln in lines[i : i + 2])):
-                continue  # just after the list was closed: a numbered line that is not a reference
+            elif closed_at is not None and (
+                by_heading or not looks_like_reference(" ".join(ln.text for ln in lines[i : i + 2]))
+            ):
+                continue  # just after the list was closed: a numbered line that is not a reference, or another list
             entries.append(RawEntry(num, [line]))
-            closed_at, skipped = None, 0
+            closed_at, by_heading, skipped = None, False, 0
             continue
         if closed_at is not None:
+            continue
+        if looks_like_heading(line, size):
+            closed_at, by_heading = i, True  # the next section's list is another list, even if it reads as one
             continue
         if not _same_size(line, size):
             skipped += 1
@@ -118,7 +136,7 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
         if not LINK_RE.match(line.text):
             entries[-1].lines.append(line)
         skipped = 0
-    _trim_last(entries)
+    trim_last(entries)
     return entries
 
 
@@ -130,13 +148,29 @@ def _confirmed(lines: list[RefLine], i: int, num: int, size: float) -> bool:
     return False
 
 
-def _trim_last(entries: list[RawEntry]) -> None:
+def trim_last(entries: list[RawEntry]) -> None:
     """The last entry has no next label to end it: it gets no more lines than the longest other entry plus two,
     so running text after an unmarked list end is not swallowed."""
     if len(entries) < 2:
         return
     cap = max(len(e.lines) for e in entries[:-1]) + 2
     del entries[-1].lines[cap:]
+    # A blank stretch well beyond the list's line spacing ends it too (an author biography, a footnote block).
+    pitches = sorted(
+        b.bbox[1] - a.bbox[1]
+        for e in entries[:-1]
+        for a, b in itertools.pairwise(e.lines)
+        if a.bbox and b.bbox and a.page == b.page and 0 < b.bbox[1] - a.bbox[1] < 40
+    )
+    if len(pitches) < 5:
+        return
+    pitch = pitches[len(pitches) // 2]
+    last = entries[-1].lines
+    for i in range(1, len(last)):
+        a, b = last[i - 1], last[i]
+        if a.bbox and b.bbox and a.page == b.page and b.bbox[1] - a.bbox[1] > 2.5 * pitch:
+            del last[i:]
+            return
 
 
 def author_year_entries(lines: list[RefLine], start: int) -> list[RawEntry]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from .markers_authoryear import find_author_year
+from .markers_labels import find_label_mentions
 from .types import CitationMention, ReferenceEntry
 
 NUMERIC = "numeric"
@@ -58,6 +59,8 @@ def find_mentions(
         return []
     if style is None:
         style = detect_style(entries)
+    if any(e.label for e in entries) and all(e.number is None for e in entries):
+        return find_label_mentions(chunks, entries)
     if style == AUTHOR_YEAR:
         return find_author_year(chunks, entries)
     by_number = {e.number: e.index for e in entries if e.number is not None}

@@ -12,6 +12,8 @@ def references_and_mentions(parsed, drafts, data: bytes | None) -> tuple[list[Re
     entries = find_reference_entries(parsed, drafts, data=data)
     if not entries:
         return [], []
-    # Citations are looked for in retrievable chunks only: the reference list (weight 0) cites nothing.
-    body = [(draft.chunk_index, draft.text) for draft in drafts if draft.weight > 0]
+    # Citations are looked for in retrievable chunks only: the reference list (weight 0) cites nothing. A list the
+    # section map did not see (no heading: REVTeX) is retrievable, but its "[12]" labels are not citations either.
+    listed = {i for entry in entries for i in entry.chunk_indices}
+    body = [(d.chunk_index, d.text) for d in drafts if d.weight > 0 and d.chunk_index not in listed]
     return entries, find_mentions(body, entries)

@@ -20,6 +20,7 @@ class ReferenceEntry:
     venue: str = ""
     chunk_indices: list[int] = field(default_factory=list)  # chunks whose text holds this entry
     page: int | None = None  # PDF page where the entry starts
+    label: str = ""  # an alphabetic label ("Cop87") of alpha-style lists, which have no number
 
 
 @dataclass
@@ -31,4 +32,4 @@ class CitationMention:
     end: int
     entry_indices: list[int]  # ReferenceEntry.index values it points to; never guessed
     numbers: list[int] = field(default_factory=list)  # printed numbers, for numeric styles
-    style: str = "numeric"  # numeric | author-year
+    style: str = "numeric"  # numeric | author-year | label

@@ -1,7 +1,8 @@
 """Linking reference entries to the documents of the same collection: rather no link than a wrong one.
 
-In order: DOI equality; the document's normalised title (30+ characters) inside the entry; first-author surname
-(6+ characters) plus year; a nearly identical title. A rule links only when exactly one document fits it.
+In order: DOI equality; the document's normalised title (30+ characters, or 8+ Chinese/Japanese/Korean ones)
+inside the entry; first-author surname (6+ characters) plus year; a nearly identical title. A rule links only when
+exactly one document fits it.
 """
 
 from __future__ import annotations
@@ -21,14 +22,32 @@ from portal.broker import BROKER_ERRORS
 log = logging.getLogger(__name__)
 
 MIN_TITLE_CHARS = 30
+# A CJK character carries about as much of a title as a Latin word does: 8 of them ("基于深度学习的图像去噪") are as
+# specific as 30 Latin letters, so each counts four towards MIN_TITLE_CHARS.
+CJK_CHAR_WEIGHT = 4
 MIN_SURNAME_CHARS = 6
 FUZZY_TITLE_RATIO = 0.92
 _DOI_PREFIX = re.compile(r"^(https?://(dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 
 
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_NOT_KEPT = re.compile(f"[^a-z0-9{_CJK}]+")
+_SPACE_BY_CJK = re.compile(f"(?<=[{_CJK}]) | (?=[{_CJK}])")
+
+
 def normalise(text: str) -> str:
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", folded).split())
+    """Lowercase Latin letters without their accents, digits and CJK characters; everything else is one space, and
+    no space is kept beside a CJK character (PDFs put them between Chinese words at will)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    folded = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+    spaced = " ".join(_NOT_KEPT.sub(" ", unicodedata.normalize("NFKC", folded)).split())
+    return _SPACE_BY_CJK.sub("", spaced)
+
+
+def long_enough(title: str) -> bool:
+    """Specific enough to be matched on its own (a normalised title)."""
+    cjk = sum(1 for ch in title if re.match(f"[{_CJK}]", ch))
+    return (len(title) - cjk) + CJK_CHAR_WEIGHT * cjk >= MIN_TITLE_CHARS
 
 
 def normalise_doi(doi: str) -> str:
@@ -72,7 +91,7 @@ def match_reference(reference: Reference, candidates: list[Candidate]) -> tuple[
     if doi and (hit := _only([c for c in others if c.doi == doi])):
         return hit.document_id, MatchMethod.DOI
     entry = normalise(reference.text)
-    titled = [c for c in others if len(c.title) >= MIN_TITLE_CHARS and c.title in entry]
+    titled = [c for c in others if long_enough(c.title) and c.title in entry]
     if hit := _only(titled):
         return hit.document_id, MatchMethod.TITLE
     first = surname(reference.first_author)
@@ -80,15 +99,15 @@ def match_reference(reference: Reference, candidates: list[Candidate]) -> tuple[
     if len(first) >= MIN_SURNAME_CHARS and reference.year and (hit := _only(same_author_year)):
         return hit.document_id, MatchMethod.AUTHOR_YEAR
     title = normalise(reference.title)
-    if len(title) >= MIN_TITLE_CHARS:
-        close = [
-            c
-            for c in others
-            if len(c.title) >= MIN_TITLE_CHARS and SequenceMatcher(None, c.title, title).ratio() >= FUZZY_TITLE_RATIO
-        ]
+    if long_enough(title):
+        close = [c for c in others if long_enough(c.title) and _similar(c.title, title)]
         if hit := _only(close):
             return hit.document_id, MatchMethod.FUZZY_TITLE
     return None, MatchMethod.NONE
+
+
+def _similar(a: str, b: str) -> bool:
+    return SequenceMatcher(None, a, b).ratio() >= FUZZY_TITLE_RATIO
 
 
 def collection_relink(*, collection_id: int) -> int:

@@ -108,7 +108,8 @@ class DocumentUploadResultSerializer(DocumentSerializer):
 class LocatorSerializer(serializers.Serializer):
     """Where a passage sits in its source (design.md, Locators); schema of ChunkPreviewSerializer's metadata."""
 
-    section = serializers.CharField()
+    section = serializers.CharField(help_text="the section as the document prints it")
+    section_key = serializers.CharField(help_text='canonical section ("Methods", "References") or ""')
     heading_path = serializers.ListField(child=serializers.CharField())
     chunk_type = serializers.CharField(help_text="text | table | caption")
     weight = serializers.FloatField()
@@ -136,6 +137,7 @@ class ChunkPreviewSerializer(serializers.ModelSerializer):
     def get_metadata(self, chunk: Chunk) -> dict:
         return {
             "section": chunk.section,
+            "section_key": chunk.section_key,
             "heading_path": chunk.heading_path,
             "chunk_type": chunk.chunk_type,
             "weight": chunk.weight,

@@ -40,6 +40,7 @@ class Block:
     label: str = ""  # DOCX list/heading number as Word shows it ("1.", "2.1", "a)", "•"); also in a list item text
     level: int = 0  # DOCX list nesting level (0 = outermost)
     cells: tuple[tuple[str, ...], ...] = ()  # tables (DOCX, HTML, XLSX): cell texts row by row; text joins them
+    role: str = ""  # "contents" (a table of contents), "front_matter" (affiliations, e-mail, dates): see roles.py
 
 
 @dataclass(kw_only=True)  # keyword-only so the field order can grow without breaking callers

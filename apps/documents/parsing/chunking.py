@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .blocks import Block, ParsedDocument, Rect
+from .roles import role_weight
 from .section_map import BlockSection, map_sections
 from .sections import DECLARATION_WEIGHT, DEFAULT_WEIGHT, reads_as_references, section_weight
 from .sentences import split_sentences
@@ -20,7 +21,12 @@ class ChunkDraft:
     chunk_index: int
     text: str
     heading_path: tuple[str, ...] = ()
-    section: str = ""  # canonical section ("Methods") when recognised, else the last heading, else ""
+    # The section as printed ("V. EXPERIMENTS", "2 Methods", "前言"): the top-level heading over the passage, or the
+    # section name printed where no heading block names it (section_map's module docstring). Shown to people.
+    section: str = ""
+    # The canonical section ("Methods", "References", "Introduction" for 前言) when recognised, else "": for
+    # weights, filters and every rule about kinds of sections; never shown in place of `section`.
+    section_key: str = ""
     chunk_type: str = "text"  # text | table | caption
     para_start: int | None = None  # None for reference-list chunks (design.md: "references excluded")
     para_end: int | None = None
@@ -107,8 +113,9 @@ def chunk_document(parsed: ParsedDocument, target_chars: int = 1000, max_chars: 
             draft.rects = _table_piece_rects([blocks[i] for i in idx], table_rows[n])
         draft.para_start, draft.para_end = (min(numbered), max(numbered)) if numbered else (None, None)
         section = info[idx[-1]]
-        draft.section = section.name
+        draft.section, draft.section_key = section.printed, section.key
         draft.weight = section_weight(section.name) if section.canonical else DEFAULT_WEIGHT
+        draft.weight = role_weight(draft.weight, blocks[idx[-1]].role)  # contents, front matter (roles.py)
         drafts.append(draft)
     _hide_stray_references(drafts)
     return drafts
@@ -122,14 +129,15 @@ def _hide_stray_references(drafts: list) -> None:
         if draft.weight != DECLARATION_WEIGHT:
             hidden_section = None
             continue
-        if hidden_section != draft.section and reads_as_references(draft.text):
-            hidden_section = draft.section
-        if hidden_section == draft.section:
+        if hidden_section != draft.section_key and reads_as_references(draft.text):
+            hidden_section = draft.section_key
+        if hidden_section == draft.section_key:
             draft.weight = 0.0
 
 
 def _moved(blocks: list[Block], info: list[BlockSection], prev: int, i: int) -> bool:
-    return blocks[prev].heading_path != blocks[i].heading_path or info[prev].name != info[i].name
+    moved = blocks[prev].heading_path != blocks[i].heading_path or info[prev].name != info[i].name
+    return moved or blocks[prev].role != blocks[i].role  # front matter or contents apart from the text
 
 
 def paragraph_ordinals(info: list[BlockSection]) -> list[int | None]:

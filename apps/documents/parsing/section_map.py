@@ -1,19 +1,32 @@
-"""Walk a document's blocks once and give each one its section (canonical name or nearest heading) and weight.
+"""Walk a document's blocks once and give each one its section: the canonical name (for weights and filters), the
+nearest heading, and the section's name as printed (what people are shown).
 
 The walk keeps the last recognised section until something closes it: another recognised name, or a heading
 at the same or a higher level than the one that opened it (a sub-heading under "Methods" stays in Methods).
 A recognised name in a plain block (a bold "References" line in a PDF without an outline) opens a section one
 level below the current heading path, so the next real heading closes it.
+
+The printed name (BlockSection.printed, a chunk's `section`) is the heading of the TOP-LEVEL section the block is
+in, as the document prints it ("V. EXPERIMENTS", "2 Methods", "前言"), not the nearest sub-heading: a card says
+which part of the paper a passage is from, and heading_path keeps the full path down to the nearest heading. The
+top level is the shallowest heading depth with two or more headings, so a document title set as the only
+first-level heading (Word's "Heading 1" over everything) does not label every passage. Where a section is named
+without a heading block (a bold "REFERENCES" line in a PDF without detected headings, a run-in "Methods:"), the
+name as printed there. An English canonical name is never shown in place of a printed one: 前言 stays 前言 (its
+canonical key "Introduction" is only for weights and filters); an abstract recognised without any label
+(_promote_abstract) has no printed name.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .blocks import Block
 from .sections import ABSTRACT_OPENERS, ABSTRACT_PARTS, SectionMatch, canonical_section, inline_section, is_caption
 
 ABSTRACT = "Abstract"
+REFERENCES = "References"
 _ABSTRACT_MAX_CHARS = 3000  # a structured abstract's sub-heads are absorbed only this far into it
 _PROMOTE_MIN, _PROMOTE_MAX = 400, 3000  # an unlabelled abstract is one paragraph of this size
 _NEVER_IN_ABSTRACT = frozenset({"introduction", "引言", "前言", "绪论", "导言"})
@@ -25,6 +38,12 @@ class BlockSection:
     canonical: bool  # name is a recognised section
     marker: bool = False  # the block is nothing but a section name: it leads the next chunk like a heading
     caption: bool = False
+    printed: str = ""  # the section's name as the document prints it (see the module docstring)
+
+    @property
+    def key(self) -> str:
+        """The canonical section name ("Methods", "References"), or "" when the section is not a recognised one."""
+        return self.name if self.canonical else ""
 
 
 @dataclass
@@ -41,6 +60,11 @@ def map_sections(blocks: list[Block]) -> list[BlockSection]:
     abstract: _Abstract | None = None
     any_recognised = False
     prev_path: tuple[str, ...] | None = None
+    top = section_depth(blocks)
+    # Canonical sections the document gives a heading block (a document has one reference list: with a References
+    # heading, a plain "Reference" line, a table's column head (ACL), opens nothing).
+    headed = {m.name for b in blocks if b.kind == "heading" and (m := canonical_section(b.text)) is not None}
+    opener = ""  # printed name of the open canonical section when no heading block opened it
     for block in blocks:
         path = block.heading_path
         marker = False
@@ -49,12 +73,14 @@ def map_sections(blocks: list[Block]) -> list[BlockSection]:
         # The path changed without a heading block (DOCX footnotes): treated like a heading there.
         moved = prev_path is not None and path != prev_path and path[: len(prev_path)] != prev_path
         if moved and not is_heading and canon and len(path) <= depth:
-            canon, abstract = None, None
+            canon, abstract, opener = None, None, ""
         prev_path = path
         if is_heading:
             found = canonical_section(block.text)
         elif block.kind in ("paragraph", "list_item") and not is_caption(block.text):
             found = canonical_section(block.text)
+            if found is not None and found.name == REFERENCES and REFERENCES in headed:
+                found = None  # one reference list, headed elsewhere: this "Reference" is a table's or figure's word
             marker = found is not None
             if found is None:
                 found = inline_section(block.text)
@@ -66,21 +92,50 @@ def map_sections(blocks: list[Block]) -> list[BlockSection]:
             elif not any_recognised and not is_heading and not marker and found.alias in ABSTRACT_OPENERS:
                 # "Background: ..." in the front matter, before any section: an unlabelled structured abstract
                 canon, depth, abstract = ABSTRACT, len(path) + 1, _Abstract({found.name}, structured=True)
+                opener = _printed_name(block.text, found)
             else:
                 canon = found.name
                 depth = len(path) + (0 if is_heading else 1)
                 abstract = _Abstract(set()) if canon == ABSTRACT else None
+                opener = "" if is_heading else _printed_name(block.text, found)
             any_recognised = True
         elif is_heading and canon and len(path) <= depth:
-            canon, abstract = None, None  # an unrecognised heading at the level of the open section closes it
+            canon, abstract, opener = None, None, ""  # an unrecognised heading at the open section's level closes it
         if abstract is not None and canon == ABSTRACT and not is_heading and not marker:
             if abstract.structured is None:
                 abstract.structured = found is not None and found.name in ABSTRACT_PARTS
             abstract.chars += len(block.text)
         name = canon or (path[-1] if path else "")
-        out.append(BlockSection(name, canon is not None, marker, not is_heading and _caption(block)))
+        printed = (opener if canon else "") or _top_heading(path, top)
+        out.append(BlockSection(name, canon is not None, marker, not is_heading and _caption(block), printed))
     _promote_abstract(blocks, out)
     return out
+
+
+def section_depth(blocks: list[Block]) -> int:
+    """The heading depth of the document's top-level sections: the shallowest with two or more headings; with one
+    heading per depth, the one under a lone first heading (the document's title over a single run of sections)."""
+    texts: dict[int, set[str]] = {}
+    for block in blocks:
+        if block.kind == "heading" and block.heading_path:
+            texts.setdefault(len(block.heading_path), set()).add(block.text)
+    shared = [d for d, seen in texts.items() if len(seen) >= 2]
+    if shared:
+        return min(shared)
+    return 2 if len(texts) >= 2 else 1
+
+
+def _top_heading(path: tuple[str, ...], top: int) -> str:
+    if len(path) >= top:
+        return path[top - 1]
+    return path[-1] if path else ""
+
+
+def _printed_name(text: str, found: SectionMatch) -> str:
+    """The section name as the block prints it: the whole block for a name on its own line, the words before the
+    colon or dash for a run-in heading ("Methods: We ..." -> "Methods")."""
+    head = text[: found.end] if found.end < len(text) else text
+    return re.sub(r"[\s:：.．。\-–—]+$", "", head).strip()[:300]
 
 
 def _absorbed(abstract: _Abstract, found: SectionMatch, is_heading: bool, deeper: bool) -> bool:
@@ -115,7 +170,7 @@ def _promote_abstract(blocks: list[Block], sections: list[BlockSection]) -> None
     for i in range(first):
         block = blocks[i]
         if block.kind == "paragraph" and _PROMOTE_MIN <= len(block.text) <= _PROMOTE_MAX and _prose(block.text):
-            sections[i] = BlockSection(ABSTRACT, True)
+            sections[i] = BlockSection(ABSTRACT, True)  # no printed name: the document labels it nowhere
             return
 
 

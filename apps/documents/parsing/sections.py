@@ -177,12 +177,15 @@ def inline_section(text: str) -> SectionMatch | None:
     offset = len(text) - len(body)
     lead = body.lstrip("".join(_BRACKETS))
     offset += len(body) - len(lead)
+    if lead[:1].islower():
+        return None  # "limitations. These limitations are ..." goes on with a sentence from the column before
     low = unicodedata.normalize("NFKC", lead[:60]).replace("\u2019", "'").lower()
     for alias in _ALIASES_LONGEST_FIRST:
         if not low.startswith(alias):
             continue
         rest = lead[len(alias) :]
-        m = re.match(r"\s*[\]】〕]?\s*(?:[:：]|\.\s|\s[-–—]\s|[-–—]\s)\s*", rest)
+        # IEEE sets its run-in heads with a closed-up em dash: "Abstract—Reward functions ...".
+        m = re.match(r"\s*[\]】〕]?\s*(?:[:：]|\.\s|\s[-–—]\s|[-–—]\s|—(?=[A-Z]))\s*", rest)
         min_rest = 3  # "Keywords: a, b" is a run-in heading however short the rest
         if m is None and _is_cjk(alias[-1]):
             m = re.match(r"\s+", rest)  # "摘要 本文": never without a gap ("方法学" is not "方法")

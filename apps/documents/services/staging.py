@@ -31,6 +31,7 @@ def chunk_fields(draft: ChunkDraft, page_sizes: dict) -> dict:
         "chunk_index": draft.chunk_index,
         "text": draft.text,
         "section": draft.section[:300],
+        "section_key": draft.section_key,
         "heading_path": list(draft.heading_path),
         "chunk_type": draft.chunk_type,
         "weight": draft.weight,

@@ -109,7 +109,8 @@ def build_server(token_of: TokenOf) -> MCPServer:
         top_k: TopK = None,
     ) -> CallToolResult:
         """Search passages of your collections. Returns the hits of GET /api/v1/search: each with its text,
-        document_id, chunk_index, title, section, locator (page, rects, paragraphs), score and viewer_url."""
+        document_id, chunk_index, title, section (as printed) and section_key (canonical, e.g. "Methods"), locator
+        (page, rects, paragraphs), score and viewer_url."""
         data = await _run(
             token_of, ctx, operations.search_hits, query=query, collection=collection, mode=mode, depth=depth,
             top_k=top_k,

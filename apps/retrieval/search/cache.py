@@ -17,7 +17,7 @@ from django.conf import settings
 
 from portal import soft_cache
 
-KEY_VERSION = 1  # bump when the cached payload's shape changes
+KEY_VERSION = 2  # bump when the cached payload's shape changes
 
 
 def cache_key(*, scope: list[tuple[int, int]], params: dict[str, Any], reranker: str, embedding_model: str) -> str:

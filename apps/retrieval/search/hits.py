@@ -40,6 +40,7 @@ def make_hit(chunk: Chunk, item: Ranked, query: str, idf: dict[str, float], snip
         source=document.original_name,
         doc_type=document.doc_type,
         section=chunk.section,
+        section_key=chunk.section_key,
         heading_path=list(chunk.heading_path or []),
         chunk_type=chunk.chunk_type,
         content=chunk.text[:CONTENT_CHARS],

@@ -52,7 +52,7 @@ def scoped_chunks(collection_ids: list[int], filters: Filters) -> QuerySet[Chunk
     """Chunks that may be returned: in scope, matching the filters, never weight 0 (reference lists)."""
     q = Q(document__collection_id__in=collection_ids, weight__gt=0) & document_filter(filters, "document__")
     if filters.section:
-        q &= Q(section__icontains=filters.section)
+        q &= Q(section__icontains=filters.section) | Q(section_key__icontains=filters.section)
     return Chunk.objects.filter(q)
 
 

@@ -43,7 +43,9 @@ class Filters:
     kind: str = ""  # document type: pdf, docx, md, txt, html, xlsx
     year_from: int | None = None
     year_to: int | None = None
-    section: str = ""  # substring of the chunk's section, case-insensitive
+    # substring of the chunk's section as printed ("V. EXPERIMENTS", "前言") or of its canonical key ("Methods",
+    # "Introduction"), case-insensitive: "methods" finds a paper's "2. Materials and methods" and a 方法 section alike
+    section: str = ""
     document: int | None = None  # one document id
 
     def active(self) -> bool:
@@ -105,7 +107,8 @@ class ChunkSource:
     doi: str
     source: str  # the original file name
     doc_type: str
-    section: str
+    section: str  # as printed: what a card shows
+    section_key: str  # canonical ("Methods", "References") or "": what rules about kinds of sections use
     heading_path: list[str]
     chunk_type: str
     content: str  # the chunk text, cut to 300 characters

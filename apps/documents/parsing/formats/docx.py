@@ -22,6 +22,8 @@ from docx.text.paragraph import Paragraph
 
 from ..blocks import Block, ParsedDocument
 from ..errors import ParseError
+from ..placeholders import is_placeholder_author, is_placeholder_title
+from ..sections import canonical_section
 from ..textutil import clean_inline, join_line_breaks
 from .docx_extras import Numbering, iter_notes, paragraph_numbering
 
@@ -60,7 +62,7 @@ class DocxParser:
     def parse(self, data: bytes, filename: str) -> ParsedDocument:
         document = _open(data)
         blocks = list(_blocks(document))
-        return ParsedDocument(blocks=blocks, metadata=_metadata(document), doc_type="docx")
+        return ParsedDocument(blocks=blocks, metadata=_metadata(document, blocks), doc_type="docx")
 
 
 def _open(data: bytes) -> docx.document.Document:
@@ -281,22 +283,60 @@ def _num_id(p_pr) -> str | None:
     return str(p_pr.numPr.numId.val)
 
 
-def _metadata(document: docx.document.Document) -> dict:
+def _metadata(document: docx.document.Document, blocks: list[Block]) -> dict:
     props = document.core_properties
     out: dict = {}
     title = clean_inline(props.title or "")
+    # A template's own title ("标准名称", "Word Document") or one printed nowhere in the opening text is no title.
+    placeholder = bool(title) and is_placeholder_title(title, _opening_text(document))
+    if placeholder:
+        title = ""
     if not title:
         # A "Title"-styled paragraph is the visible title when the properties have none.
         title = next((p.text.strip() for p in document.paragraphs if (p.style.name or "").lower() == "title"), "")
     if title:
         out["title"] = title
-    if clean_inline(props.author or ""):
-        out["authors"] = [clean_inline(props.author)]
+    elif placeholder and (heading := _opening_heading(blocks)):
+        # The document was given a title, the template's: the heading it opens with is the real one, guessed.
+        out["title"] = heading
+        out["title_guessed"] = True
+    author = clean_inline(props.author or "")
+    if author and not is_placeholder_author(author):
+        out["authors"] = [author]
     for key in ("subject", "keywords"):
         value = clean_inline(getattr(props, key) or "")
         if value:
             out[key] = value
     return out
+
+
+OPENING_CHARS = 3000  # the text a title property is looked for in: about a page, textboxes included
+OPENING_BLOCKS = 3  # a heading after this many blocks is a section's, not the document's title
+
+
+def _opening_text(document: docx.document.Document) -> str:
+    """The body's first OPENING_CHARS characters, text in shapes and textboxes included (a cover often holds the
+    title in one)."""
+    out, size = [], 0
+    for t in document.element.body.iter(qn("w:t")):
+        out.append(t.text or "")
+        size += len(t.text or "")
+        if size >= OPENING_CHARS:
+            break
+    return " ".join(out)
+
+
+def _opening_heading(blocks: list[Block]) -> str | None:
+    """The heading the document opens with (before OPENING_BLOCKS blocks of text), unless it names a section
+    ("Contents", "摘要", "1 Introduction"): a section's heading is not the document's title."""
+    for block in blocks[:OPENING_BLOCKS]:
+        if block.kind != "heading":
+            continue
+        text = block.text
+        if 3 <= len(text) <= 300 and not is_placeholder_title(text) and not canonical_section(text):
+            return text
+        return None
+    return None
 
 
 PARSER = DocxParser()

@@ -9,21 +9,25 @@ import pymupdf
 from ..blocks import Block, ParsedDocument, Rect
 from ..errors import ParseError
 from ..hyphenation import document_vocabulary
-from ..textutil import clean_inline, normalise_for_match
+from ..placeholders import clean_guessed_title, is_generic_title, is_placeholder_title
+from ..textutil import clean_inline
 from . import pdf_layout as layout  # superscript citations: body_size, footnote_labels, line_text
 from .pdf_byline import first_page_authors, is_placeholder_author
-from .pdf_headings import style_headings
+from .pdf_furniture import mark_furniture
+from .pdf_heading_levels import find_headings
 from .pdf_identifiers import first_page_arxiv_id, first_page_journal, first_page_year
 from .pdf_layout import RawBlock, RawLine, drop_running_lines, reading_order, split_side_by_side
 from .pdf_list_markers import attach_list_markers
-from .pdf_paragraphs import join_paragraph_lines
+from .pdf_paragraphs import join_document_lines
 from .pdf_tables import TableRaw, around_tables, lift_tables, table_block
 
 # Ligatures are spelled out by MuPDF itself (no TEXT_PRESERVE_LIGATURES); images are not needed.
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 _CAPTION_RE = re.compile(r"^(Fig\.|Figure|Table|Scheme|Supplementary (Figure|Table))\s*S?\d+\b")
-_MIN_OUTLINE_HEADINGS = 3  # fewer outline entries found in the text than this: the outline is not used
 _MIN_TEXT_CHARS = 10  # fewer visible characters than this on a page with images => scanned page
+_TITLE_SIZES = 3  # type sizes tried for a title on page 1, largest first, past generic words ("MASTER THESIS")
+# The label of a cover's title field ("论文题目：", "中文题目", "Title:").
+_TITLE_LABEL_RE = re.compile(r"^(?:论文|中文|设计|课题)?(?:题目|名称)[:：]?$|^title[:：]?$", re.I)
 _FRONT_MATTER = 0.4  # top share of page 1 where superscripts mark authors and affiliations
 # A file name, a job id, "untitled", or an identifier (Elsevier's publisher PDFs put "doi:10.1016/…" there).
 _JUNK_TITLE_RE = re.compile(
@@ -88,8 +92,8 @@ def _parse_open(doc: pymupdf.Document) -> ParsedDocument:
     pages = [raw + found for raw, found in zip(pages, tables, strict=True)]
     ordered = [reading_order(raw, sizes[pno][0]) for pno, raw in enumerate(pages, start=1)]
     # Lines MuPDF returned as blocks of their own are joined back into their paragraphs (CJK PDFs especially).
-    ordered = around_tables(lambda runs: [join_paragraph_lines(raw) for raw in runs], ordered)
-    blocks = _to_blocks(ordered, doc.get_toc(simple=True))
+    ordered = around_tables(join_document_lines, ordered)  # pdf_tables.py: tables are not joined to text
+    blocks = mark_furniture(_to_blocks(ordered, doc.get_toc(simple=True)))  # contents, front matter: low weight
     return ParsedDocument(
         blocks=blocks,
         metadata=_metadata(doc, ordered),
@@ -150,18 +154,7 @@ def _needs_ocr(page: pymupdf.Page, raw: list[RawBlock]) -> bool:
 
 
 def _to_blocks(pages: list[list[RawBlock]], toc: list) -> list[Block]:
-    headings = _toc_by_page(toc)
-    levels = {}
-    for pno, raw_blocks in enumerate(pages, start=1):
-        for raw in raw_blocks:
-            level = _match_heading(headings.get(pno, []), raw.text) if raw.text else None
-            if level is not None:
-                levels[id(raw)] = level
-    if len(levels) < _MIN_OUTLINE_HEADINGS:
-        # No outline, or one whose entries are not in the text ("Section_1"): headings from type style.
-        styled_pages, styled = style_headings(pages)
-        if len(styled) > len(levels):
-            pages, levels = styled_pages, styled
+    pages, levels = find_headings(pages, toc)  # outline, section numbering or type style (pdf_heading_levels)
     # The document's own spelling decides whether a line-end hyphen splits a word or joins a compound.
     vocabulary = document_vocabulary(ln.text for raw_blocks in pages for raw in raw_blocks for ln in raw.lines)
     path: list[tuple[int, str]] = []  # (level, heading text) stack
@@ -213,39 +206,15 @@ def _merge_line_boxes(lines: list[RawLine]) -> list[tuple[float, float, float, f
     return [tuple(b) for b in boxes]
 
 
-def _toc_by_page(toc: list) -> dict[int, list[list]]:
-    """Outline entries per page; each is [level, normalised title, used?]. Only outline entries whose
-    text really appears as a block become headings, so generic bookmarks ("Section_1") do nothing."""
-    out: dict[int, list[list]] = {}
-    for entry in toc:
-        level, title, page = entry[0], entry[1], entry[2]
-        key = normalise_for_match(re.sub(r"^\s*[\dIVX.]+\s+", "", title))
-        if key and page >= 1:
-            out.setdefault(page, []).append([level, key, False])
-    return out
-
-
-def _match_heading(candidates: list[list], text: str) -> int | None:
-    if len(text) > 300:
-        return None
-    key = normalise_for_match(re.sub(r"^\s*[\dIVX.]+\s+", "", text))
-    matches = [c for c in candidates if not c[2] and c[1] == key]
-    if not matches:
-        return None
-    # Abstract sub-heads ("Background") repeat body section names on page 1 but are usually run
-    # into the text; when two outline entries fit, the more major one is the real block heading.
-    best = min(matches, key=lambda c: c[0])
-    best[2] = True
-    return best[0]
-
-
 def _metadata(doc: pymupdf.Document, pages: list[list[RawBlock]]) -> dict:
     meta = doc.metadata or {}
     out: dict = {}
     first_page = pages[0] if pages else []
     title = clean_inline(meta.get("title") or "")
-    # Producers often put a file name or a job id here ("8763205.dvi"); that is not a title.
-    if title and not _JUNK_TITLE_RE.search(title) and re.search(r"[^\W\d_]{3}", title):
+    # Producers often put a file name or a job id here ("8763205.dvi"), templates their own name ("elegantpaper",
+    # "…LaTeX模板"); none is a title, nor is a title printed nowhere on the first pages.
+    opening = "".join(doc[i].get_text() for i in range(min(2, doc.page_count)))
+    if title and not _JUNK_TITLE_RE.search(title) and not is_placeholder_title(title, opening):
         out["title"] = title
     else:
         guess = _first_page_title(first_page)
@@ -298,23 +267,48 @@ def _split_authors(author: str) -> list[str]:
 
 
 def _first_page_title(blocks: list[RawBlock]) -> str | None:
-    """The text set in the largest type on page 1 (consecutive blocks joined), when it reads like a
-    title. Used only when the PDF's own title field is missing or junk."""
+    """The title printed on page 1: the field a cover labels "论文题目" / "Title", else the text set in the largest
+    type (consecutive blocks joined) that reads like a title and is not only generic words ("MASTER THESIS"; then
+    the next largest type is tried). Used only when the PDF's own title field is missing or a placeholder."""
     if not blocks:
         return None
+    if labelled := _labelled_title(blocks):
+        return labelled
     body = sorted(b.max_size for b in blocks)[len(blocks) // 2]
-    start, end = _title_run(blocks)
-    size = blocks[start].max_size
-    text = " ".join(block.text for block in blocks[start:end])
-    if size >= 1.3 * body and 10 <= len(text) <= 300 and not _CAPTION_RE.match(text):
-        return text
+    tried: set[float] = set()
+    for _ in range(_TITLE_SIZES):
+        start, end = _title_run(blocks, skip=tried)
+        if end <= start:
+            return None
+        size = blocks[start].max_size
+        tried.add(size)
+        text = clean_guessed_title(" ".join(block.text for block in blocks[start:end]))
+        if size < 1.3 * body:
+            return None
+        if 10 <= len(text) <= 300 and not _CAPTION_RE.match(text) and not is_generic_title(text):
+            return text
     return None
 
 
-def _title_run(blocks: list[RawBlock]) -> tuple[int, int]:
-    """[start, end) of the consecutive blocks set in page 1's largest type: the title, or a journal
-    logo above it. The byline is looked for after it."""
-    upright = [i for i, block in enumerate(blocks) if not _set_vertically(block)]
+def _labelled_title(blocks: list[RawBlock]) -> str | None:
+    """The value beside a cover's title label ("论文题目 | 基于…的研究", "Title: …"), on the same line to its right."""
+    for label in blocks:
+        if not _TITLE_LABEL_RE.match(re.sub(r"\s+", "", label.text)):
+            continue
+        _, y0, x1, y1 = label.bbox
+        beside = [b for b in blocks if b.bbox[0] >= x1 and b.bbox[1] < y1 and b.bbox[3] > y0 and b is not label]
+        if beside:
+            text = clean_guessed_title(min(beside, key=lambda b: b.bbox[0]).text)
+            if not is_placeholder_title(text):
+                return text
+    return None
+
+
+def _title_run(blocks: list[RawBlock], skip: set[float] | None = None) -> tuple[int, int]:
+    """[start, end) of the consecutive blocks set in page 1's largest type (other than the sizes in `skip`): the
+    title, or a journal logo above it. The byline is looked for after it."""
+    skip = skip or set()
+    upright = [i for i, block in enumerate(blocks) if not _set_vertically(block) and block.max_size not in skip]
     if not upright:
         return 0, 0
     start = max(upright, key=lambda i: blocks[i].max_size)

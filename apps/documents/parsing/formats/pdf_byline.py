@@ -11,6 +11,7 @@ import re
 
 import pymupdf
 
+from ..placeholders import is_placeholder_author as placeholder_author
 from ..textutil import clean_inline, join_lines
 from .pdf_layout import RawBlock, RawLine
 
@@ -54,17 +55,12 @@ _NOT_NAME_WORDS = _words(
 )
 # Degrees and titles printed with the names ("John Smith, MD, PhD", "Prof. Jane Doe"): dropped, not names.
 _HONORIFICS = _words("BSc DPhil DVM Dr Dr. FRCP MBBS MD MPH MSc PhD Prof Prof. RN")
-# Account names that producers write into the author field; they are nobody's name.
-_PLACEHOLDER_AUTHORS = _words(
-    "admin administrator anonymous author default guest microsoft office owner unknown user windows"
-)
 
 
 def is_placeholder_author(author: str) -> bool:
     """Whether the PDF's author field names nobody: empty, no letters, or an account name such as
-    "Administrator" or "Microsoft Office User"."""
-    words = [w.lower() for w in _WORD_RE.findall(author)]
-    return not words or set(words) <= _PLACEHOLDER_AUTHORS
+    "Administrator" or "Microsoft Office User" (placeholders.is_placeholder_author)."""
+    return placeholder_author(author)
 
 
 def first_page_authors(after_title: list[RawBlock], page: pymupdf.Page | None, flags: int = 0) -> list[str]:

@@ -24,7 +24,8 @@ _ROMAN_RE = re.compile(r"^\s*[IVXLC]+\.\s+\S")
 _SUB_RE = re.compile(r"^\s*\d+\.\d+(?:\.\d+)*\.?\s+[^\W\d_]")
 # Sections whose unnumbered, unrecognised sibling-style headings are really their sub-headings (PLOS sets
 # "Taxonomy" under "Results" in the same style); after back matter such a heading starts something new.
-_BODY_SECTIONS = {"Introduction", "Methods", "Results", "Results and Discussion", "Discussion", "Objective"}
+_APPENDIX_WORD_RE = re.compile(r"^\s*(appendix|附录)\s*$", re.IGNORECASE)
+BODY_SECTIONS = {"Introduction", "Methods", "Results", "Results and Discussion", "Discussion", "Objective"}
 
 
 def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], dict[int, int]]:
@@ -58,7 +59,7 @@ def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], d
             level = _number_level(b.text)
             if _same_style(_style(b), section_style):
                 if level is None:
-                    level = 1 if numbered_doc or top_canonical not in _BODY_SECTIONS else 2
+                    level = 1 if numbered_doc or top_canonical not in BODY_SECTIONS else 2
             elif not (level and level > 1 and _SUB_RE.match(b.text) and b.bold and _style(b) != body):
                 continue  # numbered sub-heads ("2.1 Study site") may have a style of their own
             levels[id(b)] = level
@@ -114,7 +115,8 @@ def _split_names(b: RawBlock, body: Style) -> list[RawBlock]:
     section name on its own becomes its own block."""
     if len(b.lines) < 2 or len(b.lines) > 4 or _style(b) == body:
         return [b]
-    names = [canonical_section(ln.text.strip()) is not None for ln in b.lines]
+    # "APPENDIX" over "MEAN ADMISSION DELAY" (IEEE) is one heading: an appendix's title goes with the word.
+    names = [canonical_section(ln.text.strip()) is not None and not _APPENDIX_WORD_RE.match(ln.text) for ln in b.lines]
     if not any(names):
         return [b]
     out: list[RawBlock] = []

@@ -5,17 +5,14 @@ Kept apart from pdf.py so the geometry rules can be read (and tuned) on their ow
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 
 from ..hyphenation import Vocabulary
 from ..textutil import join_lines
+from .pdf_furniture import running_lines
 
 BBox = tuple[float, float, float, float]
-
-# Share of the page height at top and bottom where running heads and folios live.
-MARGIN_BAND = 0.1
 
 
 @dataclass
@@ -79,32 +76,16 @@ def split_side_by_side(block: RawBlock) -> list[RawBlock]:
     return out
 
 
-def _running_key(text: str) -> str:
-    # Page numbers inside running heads change from page to page ("Page 3 of 11"), so digits are
-    # folded away; a bare folio becomes "#".
-    return re.sub(r"\s+", " ", re.sub(r"\d+", "#", text.lower())).strip()
-
-
 def drop_running_lines(pages: list[list[RawBlock]], heights: list[float]) -> int:
-    """Remove lines in the top/bottom margin bands whose text (digits ignored) repeats on several
-    pages: running headers, footers, bare page numbers. Text seen on one page only is kept, so a
-    title or first body line near the top is never lost. Returns how many lines were removed."""
-    n_pages = sum(1 for blocks in pages if blocks)
-    if n_pages < 2:
-        return 0
-    seen: dict[str, set[int]] = {}
-    for pno, (blocks, height) in enumerate(zip(pages, heights, strict=True)):
-        for block in blocks:
-            for line in block.lines:
-                if _in_band(line.bbox, height):
-                    seen.setdefault(_running_key(line.text), set()).add(pno)
-    threshold = max(2, math.ceil(0.25 * n_pages))
-    running = {key for key, where in seen.items() if key and len(where) >= threshold}
+    """Remove running headers, footers and page numbers (pdf_furniture.running_lines: text in the top/bottom
+    margin bands that repeats across pages, digits ignored). Text seen on one page only is kept, so a title or
+    first body line near the top is never lost. Returns how many lines were removed."""
+    running = running_lines(pages, heights)
     removed = 0
-    for pno, (blocks, height) in enumerate(zip(pages, heights, strict=True)):
+    for pno, blocks in enumerate(pages):
         kept_blocks = []
-        for block in blocks:
-            keep = [ln for ln in block.lines if not (_in_band(ln.bbox, height) and _running_key(ln.text) in running)]
+        for bno, block in enumerate(blocks):
+            keep = [ln for lno, ln in enumerate(block.lines) if (pno, bno, lno) not in running]
             removed += len(block.lines) - len(keep)
             if keep:
                 block.lines = keep
@@ -112,10 +93,6 @@ def drop_running_lines(pages: list[list[RawBlock]], heights: list[float]) -> int
                 kept_blocks.append(block)
         pages[pno] = kept_blocks
     return removed
-
-
-def _in_band(bbox: BBox, height: float) -> bool:
-    return bbox[3] <= height * MARGIN_BAND or bbox[1] >= height * (1 - MARGIN_BAND)
 
 
 def _find_column_split(blocks: list[RawBlock], width: float) -> float | None:

@@ -1,0 +1,102 @@
+"""`manage.py evaluate_reading`: what reading a folder of documents finds, against hand-written ground truth.
+
+Each file is read exactly as ingestion reads it (apps/documents/services/reading.py read_file, in the same bounded
+child), so the figures are those of the portal, not of a copy of its parser.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from django.conf import settings
+
+from apps.documents.parsing import SUPPORTED_EXTENSIONS
+from apps.documents.parsing.sandbox import run_bounded
+from apps.documents.services.reading import Reading, read_file, read_limits
+
+from .headings import english_names_on_cjk, heading_scores, section_scores
+from .references import reference_scores
+
+
+def read_bounded(path: Path) -> Reading:
+    data = path.read_bytes()
+    doc_type = path.suffix.lower().lstrip(".")
+    bounded = run_bounded(
+        read_file,
+        data,
+        path.name,
+        doc_type,
+        read_limits(),
+        memory_mb=settings.PORTAL_PARSE_MEMORY_MB,
+        timeout_s=settings.PORTAL_PARSE_TIMEOUT_S,
+    )
+    return bounded.value
+
+
+def evaluate_file(path: Path, truth: dict) -> dict:
+    started = time.perf_counter()
+    try:
+        reading = read_bounded(path)
+    except Exception as exc:  # a file that cannot be read is a result too, not the end of the run
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    blocks, drafts = reading.parsed.blocks, reading.drafts
+    printed = truth.get("section_headings") or []
+    return {
+        "seconds": round(time.perf_counter() - started, 2),
+        "pages": reading.parsed.page_count,
+        "passages": len(drafts),
+        "references": reference_scores(truth, reading.entries),
+        "headings": heading_scores(printed, blocks),
+        "sections": section_scores(printed, blocks, drafts),
+        "english_names_on_cjk": english_names_on_cjk(drafts),
+        "pages_unread": list(reading.parsed.needs_ocr_pages),
+        "ocr_passages": sum(1 for d in drafts if getattr(d, "ocr", False)),
+        "tables": sum(1 for b in blocks if b.kind == "table"),
+        "table_passages": sum(1 for d in drafts if d.chunk_type == "table"),
+    }
+
+
+def document_paths(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in SUPPORTED_EXTENSIONS)
+
+
+def ground_truth(folder: Path) -> dict:
+    path = folder / "ground_truth.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def totals(rows: Iterable[dict]) -> dict:
+    rows = [r for r in rows if "error" not in r]
+    refs = [r["references"] for r in rows if r["references"]]
+    found = sum(r["headings"]["found"] for r in rows)
+    return {
+        "files": len(rows),
+        "ref_files": len(refs),
+        "ref_count_exact": _share(sum(r["exact"] for r in refs), len(refs)),
+        "ref_count_within_5pct": _share(sum(r["within_5pct"] for r in refs), len(refs)),
+        "ref_entries_expected": sum(r["expected"] for r in refs),
+        "ref_entries_found": sum(r["found"] for r in refs),
+        "ref_titles_parsed": _share(sum(r["titled"] for r in refs), sum(r["found"] for r in refs)),
+        "ref_first_last_ok": _share(
+            sum(bool(r[k]) for r in refs for k in ("first_ok", "last_ok")),
+            sum(r[k] is not None for r in refs for k in ("first_ok", "last_ok")),
+        ),
+        "headings_expected": sum(r["headings"]["expected"] for r in rows),
+        "headings_recall": _share(found, sum(r["headings"]["expected"] for r in rows)),
+        "headings_same_level": _share(sum(r["headings"]["same_level"] for r in rows), found),
+        "sections_right": _share(
+            sum(r["sections"]["right"] for r in rows), sum(r["sections"]["passages"] for r in rows)
+        ),
+        "english_names_on_cjk": sum(r["english_names_on_cjk"] for r in rows),
+        "pages_unread": sum(len(r["pages_unread"]) for r in rows),
+        "ocr_passages": sum(r["ocr_passages"] for r in rows),
+        "tables": sum(r["tables"] for r in rows),
+        "table_passages": sum(r["table_passages"] for r in rows),
+    }
+
+
+def _share(part: float, whole: float) -> float | None:
+    return round(part / whole, 3) if whole else None

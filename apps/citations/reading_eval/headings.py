@@ -1,0 +1,89 @@
+"""How well a parse finds a document's printed top-level headings, and whether its passages sit under the right one.
+
+Headings are compared in a loose form (NFKC, lowercase, letters and digits only), which also makes small caps
+extracted as "I. I NTRODUCTION" and letter-spaced CJK ("摘 要") equal to what is printed. A printed heading counts as
+found when some heading block of the parse has that loose form, whatever its level; the level check is separate:
+the printed top-level headings should all sit at one level of the parse's outline.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from apps.documents.parsing import Block, ChunkDraft
+from apps.documents.parsing.sections import CANONICAL_NAMES
+from apps.documents.parsing.sentences import cjk_count
+from apps.documents.parsing.textutil import normalise_for_match
+
+
+def heading_scores(printed: Sequence[str], blocks: Sequence[Block]) -> dict:
+    """{expected, found, same_level, missing}: printed headings found among the heading blocks, and how many of
+    those found sit at the level most of them share."""
+    wanted = [normalise_for_match(h) for h in printed]
+    levels: dict[str, int] = {}
+    for block in blocks:
+        if block.kind == "heading":
+            levels.setdefault(normalise_for_match(block.text), len(block.heading_path))
+    found = [key for key in wanted if key in levels]
+    modal = Counter(levels[key] for key in found).most_common(1)
+    same_level = sum(1 for key in found if modal and levels[key] == modal[0][0])
+    missing = [h for h, key in zip(printed, wanted, strict=True) if key not in levels]
+    return {"expected": len(printed), "found": len(found), "same_level": same_level, "missing": missing}
+
+
+def expected_sections(printed: Sequence[str], blocks: Sequence[Block]) -> list[str | None]:
+    """For each block, the printed top-level heading it falls under (None before the first): each printed heading
+    is looked for in reading order as the start of a block, after the previous one found."""
+    wanted = [(h, normalise_for_match(h)) for h in printed]
+    keys = [normalise_for_match(b.text) for b in blocks]
+    starts: list[tuple[int, str]] = []
+    position = 0
+    for heading, key in wanted:
+        if not key:
+            continue
+        for i in range(position, len(blocks)):
+            if keys[i].startswith(key) and len(keys[i]) <= len(key) + 40:
+                starts.append((i, heading))
+                position = i + 1
+                break
+    out: list[str | None] = []
+    current: str | None = None
+    pending = list(starts)
+    for i in range(len(blocks)):
+        while pending and pending[0][0] <= i:
+            current = pending.pop(0)[1]
+        out.append(current)
+    return out
+
+
+def section_scores(printed: Sequence[str], blocks: Sequence[Block], drafts: Sequence[ChunkDraft]) -> dict:
+    """{passages, right}: passages whose heading path (or section) holds the printed heading they fall under;
+    before the first printed heading a passage is right when it claims none of them."""
+    if not printed:
+        return {"passages": 0, "right": 0}
+    expected = expected_sections(printed, blocks)
+    printed_keys = {normalise_for_match(h) for h in printed}
+    right = 0
+    counted = 0
+    for draft in drafts:
+        if not draft.blocks:
+            continue
+        counted += 1
+        want = expected[draft.blocks[0]]
+        claimed = {normalise_for_match(t) for t in (*draft.heading_path, draft.section) if t}
+        if want is None:
+            right += not (claimed & printed_keys)
+        else:
+            right += normalise_for_match(want) in claimed
+    return {"passages": counted, "right": right}
+
+
+def english_names_on_cjk(drafts: Sequence[ChunkDraft]) -> int:
+    """Passages shown under an English canonical section name although their own headings are Chinese."""
+    count = 0
+    for draft in drafts:
+        english = draft.section in CANONICAL_NAMES and not cjk_count(draft.section)
+        if english and any(cjk_count(h) for h in draft.heading_path[-1:]):
+            count += 1
+    return count

@@ -1,0 +1,35 @@
+"""How well a parse finds a document's reference list: entries against the printed count, titles parsed, and the
+first and last entries as printed (ground truth written by hand, pdf-varied/ground_truth.json)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from apps.citations.refparse.evaluate_entries import overlap
+from apps.citations.refparse.types import ReferenceEntry
+
+ENDS_MATCH = 0.8  # share of tokens each side must find in the other for a first or last entry to count as read
+
+
+def reference_scores(truth: dict, entries: Sequence[ReferenceEntry]) -> dict | None:
+    """None when the document has no bibliography to count (ref_count null)."""
+    expected = truth.get("ref_count")
+    if expected is None:
+        return None
+    found = len(entries)
+    return {
+        "expected": expected,
+        "found": found,
+        "exact": found == expected,
+        "within_5pct": abs(found - expected) <= 0.05 * expected,
+        "titled": sum(1 for entry in entries if entry.title.strip()),
+        "first_ok": _same(truth.get("first_ref"), entries[0].text if entries else ""),
+        "last_ok": _same(truth.get("last_ref"), entries[-1].text if entries else ""),
+    }
+
+
+def _same(expected: str | None, found: str) -> bool | None:
+    if not expected:
+        return None
+    recall, precision = overlap(expected, found)
+    return recall >= ENDS_MATCH and precision >= ENDS_MATCH

@@ -1,0 +1,241 @@
+"""Grammars of the reference styles whose title cannot be found by "the first sentence after the authors".
+
+- Year after the authors (ACL, ACM acmart, Elsevier Harvard, APA, NIST): "Riaz Ahmad and Muhammad Tanvir
+  Afzal. 2018. Title. Venue.", "Bosch, J.M., 1979. Title. Venue 108, 29–37.", "Wei, H., & Li, Z. (2019, July).
+  Title. In Venue.", "INTEL (2024) What Is a GPU? Available at …". The year closes the author list, so the
+  authors need not be recognised name by name: the title is the sentence after the year.
+- Comma style (APS/REVTeX, elsarticle numeric, IEEE without quotes): "C. H. Bennett, The thermodynamics of
+  computation—a review, Int. J. Theor. Phys. 21, 905 (1982)." The title runs to the comma before the venue,
+  found from the publication data that follows it (volume and pages, "(Publisher, 1996)", ", in:", a URL).
+- Small-capital authors (LNCS, old ACM): "AHO, A. V., SETHI, R., AND ULLMAN, J. D. Title. Venue". The
+  extracted capitals carry glyph debris ("HRIT¸CU", "GENEV`ES", "BAN ÂTRE") that no name pattern of mixed case
+  reads; the list is read as capitals, initials and AND.
+Each returns None when its grammar does not fit, and the generic reading is used.
+"""
+
+from __future__ import annotations
+
+import re
+
+_PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "du", "la", "le", "del", "dos", "y", "bin", "al", "st"}
+# A name is capitalised words (no full stop: "Learning." ends a sentence, not a name) or initials ("J.M", "J.-P.").
+_INITIALS = r"(?:[A-Z]\.-?){0,3}[A-Z]\.?"
+_NAME_TOKEN_RE = re.compile(
+    rf"^(?:[\u02c7\u02d8`]?[A-Z\u00c0-\u00de][\w'\u2019\-\u00c0-\u024f\u0300-\u036f\u02c7\u02d8`\u00b8]*|{_INITIALS})$"
+)
+_YEAR_AFTER_AUTHORS_RE = re.compile(
+    r"^(?P<auth>.{2,700}?)(?:[.,]\s+|\s+\((?:[A-Z][a-z]{2,8}\.?(?:\s\d{1,2}(?:\s?[-\u2013]\s?\d{1,2})?)?,?\s)?|\s+)"
+    r"(?P<year>(?:1[6-9]|20)\d{2}[a-z]?)(?P<more>,\s*[A-Za-z][^)]{0,25})?"
+    r"(?:\)\.?|\.)\s+(?P<rest>\S.*)$"
+)
+_ORG_RE = re.compile(r"^[A-Z][A-Z0-9&.'\u2019\- ]{1,60}$")  # "INTEL", "NETWORK TIME FOUNDATION", "RED HAT"
+_SEP_RE = re.compile(r"\s*,\s*(?:and\s+|&\s+)?|\s+and\s+|\s*&\s*")
+_ETAL_RE = re.compile(r"\s*,?\s*et\s+al\.?\s*$")
+_ABBREV = {
+    "al",
+    "vs",
+    "eds",
+    "ed",
+    "sp",
+    "spp",
+    "nov",
+    "var",
+    "e.g",
+    "i.e",
+    "st",
+    "no",
+    "vol",
+    "jr",
+    "dr",
+    "mr",
+    "ms",
+    "inc",
+    "co",
+}
+_QUOTED_START_RE = re.compile(r"^[\u201c\"](.+?)[,.]?[\u201d\"]")
+
+
+def name_list(segment: str) -> list[str] | None:
+    """Surnames of an author list written with full names, initials or as an organisation, or None when the
+    segment is not an author list (then a year after it does not make it one)."""
+    segment = _ETAL_RE.sub("", segment.strip().rstrip(","))
+    if segment.endswith(".") and not re.search(r"(?:^|[\s.\-])[A-Z]\.$", segment):
+        segment = segment[:-1]  # the full stop closing the list, not an initial's
+    if not segment:
+        return None
+    if _ORG_RE.match(segment):
+        return [segment]
+    names = []
+    for piece in _SEP_RE.split(segment):
+        piece = piece.strip().lstrip("/")  # "/&": an ampersand escaped in the source
+        if not piece or piece in ("...", "\u2026"):  # APA's ellipsis for the authors left out
+            continue
+        tokens = piece.split()
+        if not 1 <= len(tokens) <= 6:
+            return None
+        inner = tokens[1:-1]  # "Cheng xiang Zhai": a lower-case given-name part between two capitalised ones
+        if not all(
+            _NAME_TOKEN_RE.match(t) or t.lower() in _PARTICLES or (t in inner and t.isalpha() and len(t) <= 8)
+            for t in tokens
+        ):
+            return None
+        names.append(tokens)
+    if not names:
+        return None
+    surnames = []
+    for i, tokens in enumerate(names):
+        if all(_is_initials(t) for t in tokens):
+            continue  # the initials of "Surname, A. B." that the comma split from their surname
+        if i + 1 < len(names) and all(_is_initials(t) for t in names[i + 1]):
+            surnames.append(" ".join(tokens))  # "Surname, A." / "Von Gadow, K.": the surname comes first
+            continue
+        words = [t for t in tokens if not _is_initials(t) and t.lower() not in _PARTICLES]
+        surnames.append(words[-1] if words else tokens[-1])
+    return surnames or None
+
+
+def _is_initials(token: str) -> bool:
+    return bool(re.fullmatch(_INITIALS, token)) or (token.isupper() and len(token) <= 3 and token.isalpha())
+
+
+_CAP_CHARS = "A-Z\u00c0-\u00de"
+_CAPS_NAME = (
+    rf"[{_CAP_CHARS}][{_CAP_CHARS}'\u2019`\u00b8\u0300-\u036f\-]+(?:\s[{_CAP_CHARS}][{_CAP_CHARS}'\u2019`\u00b8\-]*)*"
+)
+_CAPS_AUTHOR = rf"({_CAPS_NAME}),\s(?:[{_CAP_CHARS}]\.\s?-?){{1,4}}"
+_CAPS_LIST_RE = re.compile(rf"^(?:{_CAPS_AUTHOR}(?:\s*,)*\s*(?:AND\s+)?)+")
+
+
+def caps_authors(text: str) -> dict | None:
+    """Authors and title of an entry whose author list is set in capitals ("AHO, A. V., AND ULLMAN, J. D.")."""
+    m = _CAPS_LIST_RE.match(text)
+    if not m:
+        return None
+    authors = [re.sub(r"^AND\s+", "", a) for a in re.findall(_CAPS_AUTHOR, m.group(0))]
+    title, after = cut_sentence(text[m.end() :])
+    if not authors or not title:
+        return None
+    return {"authors": authors, "title": title, "after": after}
+
+
+_VANCOUVER_NAME_RE = re.compile(
+    rf"^(?:(?:van|von|de|der|den|da|di|du|la|le|del|dos)\s)*[{_CAP_CHARS}][\w'\u2019\-]+(?:\s[{_CAP_CHARS}][\w'\u2019\-]+)?"
+    r"\s[A-Z]{1,4}$"
+)
+_COLON_LIST_RE = re.compile(r"^([^:.()\d]{3,600}?):\s+(\S.*)$")  # no year or bracket before the colon
+
+
+def colon_after_authors(text: str) -> dict | None:
+    """BMC's "Furlan AD, Pennick V, …, Editorial Board, Cochrane Back Review Group: Title. Venue 2009, 34:1929."
+    The colon closes the author list, which may hold a group author the name patterns do not read; most of its
+    names are "Surname INITIALS"."""
+    m = _COLON_LIST_RE.match(text)
+    if not m:
+        return None
+    pieces = [p.strip() for p in re.split(r",\s*", m.group(1)) if p.strip()]
+    names = [p for p in pieces if _VANCOUVER_NAME_RE.match(p)]
+    if not pieces or not _VANCOUVER_NAME_RE.match(pieces[0]) or len(names) < 0.6 * len(pieces):
+        return None
+    title, after = cut_sentence(m.group(2))
+    if not title:
+        return None
+    return {"authors": [n.rsplit(" ", 1)[0] for n in names], "title": title, "after": after}
+
+
+def year_after_authors(text: str) -> dict | None:
+    """Authors, year and title of an entry whose author list is closed by its year."""
+    m = _YEAR_AFTER_AUTHORS_RE.match(text)
+    if not m:
+        return None
+    authors = name_list(m.group("auth"))
+    if authors is None:
+        return None
+    quoted = _QUOTED_START_RE.match(m.group("rest"))  # Frontiers: "(1995). “Title,” in Book, ed …"
+    if quoted:
+        title, after = quoted.group(1).strip(" ,."), m.group("rest")[quoted.end() :].lstrip(" ,.")
+    else:
+        title, after = cut_sentence(m.group("rest"))
+    if not title:
+        return None
+    return {"authors": authors, "year": int(m.group("year")[:4]), "title": title, "after": after}
+
+
+_YEAR_FIRST_RE = re.compile(r"^((?:1[6-9]|20)\d{2})[a-z]?\.\s+(?=\S)")
+
+
+def year_first(text: str) -> dict | None:
+    """ACM's entries with no author, whose year comes first ("2019. CHI ’19: Proceedings of … (Glasgow). ACM.")."""
+    m = _YEAR_FIRST_RE.match(text)
+    if not m:
+        return None
+    title, after = cut_sentence(text[m.end() :])
+    return {"year": int(m.group(1)), "title": title, "after": after} if title else None
+
+
+def cut_sentence(text: str) -> tuple[str, str]:
+    """The text up to the first sentence end that is not an abbreviation or an initial, and the rest. A "?" or
+    "!" ending stays in the title ("What Is a GPU?")."""
+    for m in re.finditer(r"[.?!](?=\s|$)", text):
+        word = text[: m.start()].rsplit(" ", 1)[-1]
+        before = word.lstrip("([{\u201c\"'")  # "(L. Johnson)": an initial inside brackets
+        ordinal_edition = before == "ed" and re.search(r"\d(?:st|nd|rd|th)\s+ed$", text[: m.start()])
+        if m.group(0) == "." and (len(before) <= 1 or before.lower() in _ABBREV) and not ordinal_edition:
+            continue
+        end = m.end() if m.group(0) in "?!" else m.start()
+        return text[:end].strip(), text[m.end() :].strip()
+    return "", ""
+
+
+# Publication data after a comma-style title: volume and pages, "(Publisher, City, 1996)", "(2008)", a URL.
+_DATA_RE = re.compile(
+    r"\s\d+\s*(?:\(\d+[\-\u2013]?\d*\))?\s*,\s*[A-Za-z]?\d+"  # "21, 905" / "20 (1), 70" / "75, 126001"
+    r"|\s\d+\s*\(\d+\)"  # "15 (3)"
+    r"|\s\d+\s*\((?:1[6-9]|20)\d{2}\)"  # "5 (1961)"
+    r"|,\s*(?:vol\.|Vol\.|pp\.|no\.|pages\s)"
+    r"|,\s*(?:1[6-9]|20)\d{2}[a-z]?\s*[.,]"
+)
+_BOOK_RE = re.compile(
+    r"\s\((?:[^()]*,\s*)?(?:1[6-9]|20)\d{2}\)|,\s*(?:in:?|In:?|edited by)\s|,\s*(?:https?://|arXiv|doi)"
+)
+
+
+def comma_title(rest: str) -> tuple[str, str] | None:
+    """(title, venue) of the part after a comma-closed author list, or None when no publication data is found."""
+    book = _BOOK_RE.search(rest)
+    data = _DATA_RE.search(rest)
+    if data and (not book or data.start() < book.start()):
+        head = rest[: data.start()]
+        cut = head.rfind(", ")
+        title, venue = (head[:cut], head[cut + 2 :]) if cut > 0 else (head, "")
+        # "Title. Publisher, City": a sentence end inside ends the title (abbreviated venues have no ". X"
+        # before their last comma, so "review, Int. J. Theor. Phys." is cut at the comma, not at "Int.").
+        sentence, after = cut_sentence(title)
+        if sentence and after:
+            title, venue = sentence, after
+        elif cut <= 0:
+            return None
+        if len(venue) > 90 or len(title) < 8:
+            return None
+        return title.strip(' ,.\u201c\u201d"'), venue.strip(" ,.")
+    if not book:
+        # One sentence and nothing after it: the title alone ("…, Identifying key users …: a PageRank based
+        # approach."); one ending in a number is a venue and volume run on ("…, Frontiers in … 5.").
+        title, after = cut_sentence(rest)
+        ok = title and not after and len(title) >= 8 and not title[-1:].isdigit()
+        return (title, "") if ok else None
+    if book:
+        title = rest[: book.start()].strip(" ,.")
+        if book.group(0).lstrip(", ").startswith(("http", "arXiv", "doi")):
+            title = _drop_publisher(title)
+        return (title, "") if len(title) >= 8 else None
+    return None
+
+
+def _drop_publisher(title: str) -> str:
+    """ "Shelling out: The origins of money, Satoshi Nakamoto Institute" before a URL: a last comma part of a few
+    capitalised words names the site or publisher, not the title."""
+    head, _, last = title.rpartition(", ")
+    words = last.split()
+    if head and 1 <= len(words) <= 5 and all(w[:1].isupper() for w in words):
+        return head
+    return title

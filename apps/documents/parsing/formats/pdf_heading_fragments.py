@@ -1,0 +1,149 @@
+"""Heading pieces MuPDF returns as separate blocks, put back together before headings are looked for.
+
+- The section number set as a text run of its own ("1" | "Introduction", "2.1" | "Processing PDFs", "II." |
+  "NETWORK MODEL, ..."): ACL, ACM, NeurIPS, LNCS, revtex and ctex headings are written that way, so the number
+  is a block of its own on the same baseline, left of its title (sometimes listed after it).
+- A heading printed over two lines ("I. INTRODUCTION: THE THERMODYNAMICS" over "OF DISTRIBUTED CONSENSUS",
+  revtex; long IEEE and Springer headings): two one-line blocks in the same emphasised style, one right under
+  the other, the first not ending like a sentence.
+- Small capitals extracted with the larger first capital apart ("I. I NTRODUCTION", "R EFERENCES"): the words
+  are joined again.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+
+from .pdf_layout import RawBlock, RawLine
+
+# "1", "2.1", "3.2.1.", "IV.", "A", "A.", "A.1", "第1章"; the title follows on the same baseline.
+_NUMBER_ONLY_RE = re.compile(
+    r"^\s*(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVXLC]{1,6}\.|[A-Z]\.?(?:\d{1,2}(?:\.\d{1,2})*)?)\s*$"
+)
+# A capital set apart from the rest of its small-capital word: "I NTRODUCTION", "R ELATED W ORK".
+_SMALL_CAPS_RE = re.compile(r"\b([A-Z]) ([A-Z]{2,})\b")
+_MAX_TITLE_CHARS = 160
+# How a heading that may go on over a second line starts: a section number, or "Appendix".
+_HEADING_START_RE = re.compile(r"^(?:(?:[IVXLC]+\.|\d+(?:\.\d+)*\.?|[A-Z]\.)\s+\S|APPENDIX\b|Appendix\b)")
+
+
+def join_heading_fragments(pages: list[list[RawBlock]]) -> list[list[RawBlock]]:
+    body = _body_style([b for page in pages for b in page])
+    for page in pages:
+        for b in page:
+            if len(b.lines) <= 2 and b.chars <= _MAX_TITLE_CHARS:
+                for line in b.lines:
+                    line.text = join_small_caps(line.text)
+    return [_join_two_line_headings(_join_numbers(page), body) for page in pages]
+
+
+def _join_numbers(blocks: list[RawBlock]) -> list[RawBlock]:
+    blocks = [part for b in blocks for part in _split_trailing_number(b)]
+    out = list(blocks)
+    used: set[int] = set()
+    for i, number in enumerate(blocks):
+        if len(number.lines) != 1 or not _NUMBER_ONLY_RE.match(number.text):
+            continue
+        title = _title_right_of(number, blocks, used)
+        if title is None:
+            continue
+        j = next(k for k, b in enumerate(blocks) if b is title)
+        line = title.lines[0]
+        x0, y0, x1, y1 = number.bbox
+        bbox = (min(x0, line.bbox[0]), min(y0, line.bbox[1]), max(x1, line.bbox[2]), max(y1, line.bbox[3]))
+        merged = RawBlock(
+            lines=[RawLine(text=f"{number.text.strip()} {line.text.strip()}", bbox=bbox), *title.lines[1:]],
+            max_size=title.max_size,  # the title's style is the heading's (ctex sets only the number in bold)
+            bold=title.bold,
+        )
+        used.update({id(number), id(title)})
+        first, second = min(i, j), max(i, j)
+        out[first] = merged
+        out[second] = None  # type: ignore[call-overload]
+    return [b for b in out if b is not None]
+
+
+def _split_trailing_number(b: RawBlock) -> list[RawBlock]:
+    """ "4. SAMPLE-AGGREGATE FRAMEWORK" over "4.1" in one block, the "4.1" being the number of the next heading,
+    set on the line below with its title as a block of its own."""
+    if len(b.lines) < 2 or not _NUMBER_ONLY_RE.match(b.lines[-1].text):
+        return [b]
+    return [
+        RawBlock(lines=b.lines[:-1], max_size=b.max_size, bold=b.bold),
+        RawBlock(lines=b.lines[-1:], max_size=b.max_size, bold=b.bold),
+    ]
+
+
+def _title_right_of(number: RawBlock, blocks: list[RawBlock], used: set[int]) -> RawBlock | None:
+    """The block whose first line sits on the number's line, starting just right of it."""
+    _nx0, ny0, nx1, ny1 = number.bbox
+    height = ny1 - ny0
+    best = None
+    for b in blocks:
+        if b is number or id(b) in used or id(number) in used or len(b.text) > _MAX_TITLE_CHARS or len(b.lines) > 2:
+            continue
+        lx0, ly0, _lx1, ly1 = b.lines[0].bbox
+        overlap = min(ny1, ly1) - max(ny0, ly0)
+        gap = lx0 - nx1
+        beside = overlap >= 0.5 * min(height, ly1 - ly0) and -1 <= gap <= max(3.0 * height, 30)
+        if beside and re.search(r"[^\W\d_]", b.text) and (best is None or gap < best[0]):
+            best = (gap, b)
+    return best[1] if best else None
+
+
+def _join_two_line_headings(blocks: list[RawBlock], body: tuple[float, bool]) -> list[RawBlock]:
+    out: list[RawBlock] = []
+    for b in blocks:
+        prev = out[-1] if out else None
+        if prev is not None and _continues(prev, b, body):
+            out[-1] = RawBlock(lines=[*prev.lines, *b.lines], max_size=prev.max_size, bold=prev.bold)
+            continue
+        out.append(b)
+    return out
+
+
+def _continues(first: RawBlock, second: RawBlock, body: tuple[float, bool]) -> bool:
+    """`second` is the second line of the heading `first`: one line each, the same emphasised style, right
+    under it and overlapping it horizontally, the first line numbered and not ending like a sentence, the
+    second in the same case (an upper-case heading goes on in upper case)."""
+    if len(first.lines) > 2 or len(second.lines) != 1 or len(first.text) + len(second.text) > _MAX_TITLE_CHARS:
+        return False
+    style = (round(first.max_size, 1), first.bold)
+    if style != (round(second.max_size, 1), second.bold) or style == body or not (first.bold or style[0] > body[0]):
+        return False
+    a, b = first.lines[-1].bbox, second.bbox
+    height = a[3] - a[1]
+    if not (0 <= b[1] - a[3] <= 0.6 * height) or min(a[2], b[2]) - max(a[0], b[0]) < 0:
+        return False
+    head, tail = first.text.strip(), second.text.strip()
+    if not _HEADING_START_RE.match(head) or head.endswith((".", ":", ";")):
+        return False
+    if re.match(r"^(?:[IVXLC]+\.|\d+(?:\.\d+)*\.?|[A-Z]\.)\s", tail):
+        return False  # the next heading, not this one's second line
+    letters_head = [c for c in head if c.isalpha()]
+    letters_tail = [c for c in tail if c.isalpha()]
+    upper = bool(letters_head) and all(c.isupper() for c in letters_head)
+    return bool(letters_tail) and upper == all(c.isupper() for c in letters_tail)
+
+
+def join_small_caps(text: str) -> str:
+    """ "I. I NTRODUCTION" -> "I. INTRODUCTION", "R ELATED W ORK" -> "RELATED WORK" (upper-case text only, where
+    every split is a lone capital before an upper-case rest; "A NEW" alone is left as it is)."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters or not all(c.isupper() for c in letters) or not _SMALL_CAPS_RE.search(text):
+        return text
+    words = text.split()
+    splits = sum(1 for w, nxt in itertools.pairwise(words) if len(w) == 1 and w.isupper() and len(nxt) > 1)
+    long_words = sum(1 for w in words if len(w) > 1 and w.isalpha())
+    if splits < 0.6 * long_words:
+        return text
+    return _SMALL_CAPS_RE.sub(lambda m: m.group(1) + m.group(2), text)
+
+
+def _body_style(blocks: list[RawBlock]) -> tuple[float, bool]:
+    weight: Counter[tuple[float, bool]] = Counter()
+    for b in blocks:
+        weight[(round(b.max_size, 1), b.bold)] += b.chars
+    return weight.most_common(1)[0][0] if weight else (0.0, False)

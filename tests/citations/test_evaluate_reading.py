@@ -1,0 +1,68 @@
+"""`manage.py evaluate_reading` measures what ingestion reads against hand-written truth, and can report a miss."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from io import StringIO
+from pathlib import Path
+
+from django.core.management import call_command
+from lxml import etree
+
+ROOT = Path(__file__).resolve().parents[2]
+PAPER = ROOT / "demo" / "papers" / "bmc-trials-15-1-511.pdf"
+XML = ROOT.parent / "shared" / "corpus" / "sci-pdf-jats" / "papers" / "bmc-trials-15-1-511" / "paper.xml"
+
+
+def _printed_sections() -> list[str]:
+    """The body's top-level section titles from the publisher's XML: truth the parser never saw."""
+    body = etree.parse(str(XML)).getroot().find("bdy")
+    return [
+        " ".join(etree.tostring(sec.find("st"), method="text", encoding=str).split()) for sec in body.findall("sec")
+    ]
+
+
+def _run(folder: Path, *extra: str) -> dict:
+    out = StringIO()
+    call_command("evaluate_reading", str(folder), "--json", *extra, stdout=out)
+    return json.loads(out.getvalue())
+
+
+def test_reads_a_paper_as_ingestion_does_and_scores_it(tmp_path):
+    shutil.copy(PAPER, tmp_path / "trial.pdf")
+    shutil.copy(PAPER, tmp_path / "trial-wrong.pdf")
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\nthis is no pdf")
+    xml = etree.parse(str(XML)).getroot()
+    ref_count = len(xml.find("bm").find("refgrp").findall("bibl"))
+    truth = {
+        "trial.pdf": {"ref_count": ref_count, "section_headings": [*_printed_sections(), "References"]},
+        # The same file against a count that is off by ten and a heading it does not have: both must show.
+        "trial-wrong.pdf": {"ref_count": ref_count + 10, "section_headings": ["7 Nowhere in this paper"]},
+        "broken.pdf": {},
+    }
+    (tmp_path / "notes.txt").write_text("not described in the ground truth, so not read", encoding="utf-8")
+    (tmp_path / "ground_truth.json").write_text(json.dumps(truth), encoding="utf-8")
+    (tmp_path / "aside.txt").write_text("trial-wrong.pdf\n", encoding="utf-8")
+
+    result = _run(tmp_path, "--held-out", str(tmp_path / "aside.txt"))
+
+    good = result["files"]["trial.pdf"]
+    assert good["references"]["found"] == ref_count == 38
+    assert good["references"]["exact"] is True
+    assert good["references"]["titled"] >= 0.9 * ref_count
+    # The five headings set large are found; the three back-matter ones in 7.5 pt type may be missed (listed).
+    headings = good["headings"]
+    assert headings["expected"] == len(truth["trial.pdf"]["section_headings"]) == 8
+    assert headings["found"] + len(headings["missing"]) == 8 and headings["found"] >= 5
+    assert set(headings["missing"]) <= {"Abbreviations", "Competing interests", "Authors’ contributions"}
+    assert good["sections"]["right"] >= 0.9 * good["sections"]["passages"] > 0
+    wrong = result["files"]["trial-wrong.pdf"]
+    assert wrong["references"]["exact"] is False and wrong["references"]["within_5pct"] is False
+    assert wrong["headings"] == {"expected": 1, "found": 0, "same_level": 0, "missing": ["7 Nowhere in this paper"]}
+    # An unreadable file is a row of its own; the others are still measured.
+    assert "not a valid PDF" in result["files"]["broken.pdf"]["error"]
+    assert result["development"]["ref_count_exact"] == 1.0
+    assert result["held_out"]["ref_count_exact"] == 0.0
+    assert result["total"]["files"] == 2
+    assert "notes.txt" not in result["files"]
