@@ -36,19 +36,35 @@ class TableRaw(RawBlock):
     " | ", box = the row's), so reading order and running-line removal see it where it is."""
 
     rows: list[TableRow] = field(default_factory=list)
+    ruled: bool = False  # drawn with a grid (pdf_tables.py), else made of whitespace (pdf_tables_text.py)
     _styles: dict = field(default_factory=dict, repr=False)  # (size, bold) -> characters, of the lines taken in
 
     def holds(self, bbox: BBox) -> bool:
-        """Whether a text line's centre lies in one of the table's cells (its title and notes rows left out).
-        Plain arithmetic: a statistics table has a thousand cells and its page as many lines."""
+        """Whether a text line's centre lies in one of the table's filled cells (its title and notes rows left out;
+        an empty cell's box may reach over text that is not the table's). Plain arithmetic: a statistics table has
+        a thousand cells and its page as many lines."""
         x, y = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
         for row in self.rows:
             top, bottom = row.bbox[1] - GROW, row.bbox[3] + GROW
             if top <= y <= bottom and any(
-                b[0] - GROW <= x <= b[2] + GROW and b[1] - GROW <= y <= b[3] + GROW for b in row.boxes
+                b[0] - GROW <= x <= b[2] + GROW and b[1] - GROW <= y <= b[3] + GROW
+                for b, c in zip(row.boxes, row.cells, strict=True)
+                if c
             ):
                 return True
         return False
+
+    def release(self, boxes: list[BBox]) -> None:
+        """Empty the cells holding these text lines (their text is not the table's), and drop rows left empty."""
+        for box in boxes:
+            x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            for row in self.rows:
+                for i, b in enumerate(row.boxes):
+                    if row.cells[i] and b[0] - GROW <= x <= b[2] + GROW and b[1] - GROW <= y <= b[3] + GROW:
+                        row.cells[i] = ""
+        self.rows = [TableRow(row.cells, row.boxes) for row in self.rows if any(row.cells)]  # boxes anew
+        self.lines = [RawLine(text=row.text, bbox=row.bbox) for row in self.rows] or self.lines[:1]
+        self.refresh()
 
     def adopt_style(self, block: RawBlock, chars: int) -> None:
         """The table takes the type style of most of its text, so the heading finder's idea of the body style and
@@ -58,6 +74,6 @@ class TableRaw(RawBlock):
         self.max_size, self.bold = max(self._styles, key=self._styles.get)
 
 
-def as_raw(rows: list[TableRow]) -> TableRaw:
+def as_raw(rows: list[TableRow], ruled: bool = False) -> TableRaw:
     lines = [RawLine(text=row.text, bbox=row.bbox) for row in rows]
-    return TableRaw(lines=lines, rows=rows)
+    return TableRaw(lines=lines, rows=rows, ruled=ruled)

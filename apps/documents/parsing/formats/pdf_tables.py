@@ -37,6 +37,7 @@ MAX_MERGED = 0.3  # share of grid slots that are merged into a neighbour: above 
 MAX_EMPTY = 0.8  # share of empty cells: above it, a chart's grid or an empty form
 MAX_SLANTED = 2  # slanted line segments inside the grid: a chart or a diagram has many, a table none
 MAX_CURVES = 4  # curve segments (rounded corners of a box are four)
+LARGER = 1.0  # points: a block in type this much larger than a whitespace table's is a heading beside it
 MIN_RULE = 8.0  # points: a shorter vertical or horizontal stroke is a tick or a glyph, not a rule
 MAX_STROKES = 20_000  # drawing items on a page: more is a plot of data points (seconds of table finding for none)
 MIN_IMAGE_SHARE = 0.1  # an image covering this share of the grid makes it a figure
@@ -45,18 +46,29 @@ _NUMBER = re.compile(r"^[\s(\[]*[-+−–]?[$€£¥]?\d[\d,.\s]*%?[)\]]?\s*$")
 
 
 def lift_tables(page: pymupdf.Page, raw: list[RawBlock]) -> tuple[list[RawBlock], list[TableRaw]]:
-    """The page's tables, and its text blocks without the lines inside them (the blocks are changed in place)."""
+    """The page's tables, and its text blocks without the lines inside them (the blocks are changed in place). A
+    whitespace table has no borders to say where it ends: a text block in larger type than the table's (a heading
+    of the next column beside it) is not its own, and stays text."""
     tables = find_tables(page)
     if not tables:
         return raw, []
+    for block in raw:
+        for table in tables:
+            inside = [ln for ln in block.lines if table.holds(ln.bbox)]
+            if inside:
+                table.adopt_style(block, sum(len(ln.text.strip()) for ln in inside))
+    for block in raw:  # what a whitespace table caught of the text beside it goes back to the text
+        for table in tables:
+            if not table.ruled:
+                inside = [ln for ln in block.lines if table.holds(ln.bbox)]
+                if inside and block.max_size > table.max_size + LARGER:
+                    table.release([ln.bbox for ln in inside])
+    tables = [t for t in tables if sum(1 for row in t.rows if any(row.cells)) >= MIN_ROWS]
     kept = []
     for block in raw:
         lines = block.lines
         for table in tables:
-            inside = [ln for ln in lines if table.holds(ln.bbox)]
-            if inside:
-                table.adopt_style(block, sum(len(ln.text.strip()) for ln in inside))
-                lines = [ln for ln in lines if not table.holds(ln.bbox)]
+            lines = [ln for ln in lines if not table.holds(ln.bbox)]
         if len(lines) != len(block.lines):
             block.lines = lines
             block.refresh()
@@ -152,7 +164,7 @@ def _ruled_tables(page: pymupdf.Page, words: list[tuple], drawings: Callable[[],
         rows = _without_title_rows(rows, pymupdf.Rect(table.bbox))
         if sum(1 for row in rows if any(row.cells)) < MIN_ROWS:
             continue
-        out.append(as_raw(rows))
+        out.append(as_raw(rows, ruled=True))
     return out
 
 

@@ -33,6 +33,7 @@ MAX_BREAK = 2.5  # line heights: a larger gap between two lines ends the table
 MAX_RUN_BREAK = 2  # other lines (group labels, a wrapped header) allowed between two table lines
 COLUMN_SHARE = 0.15  # an x position belongs to a column when the segments of this share of the lines cover it
 MIN_COLUMNS = 3
+EDGE_FILL = 0.2  # a first or last column filled in fewer of the rows than this is another column's text
 MAX_CELL_WORDS = 4.0  # mean words per filled cell; prose columns hold eight and more
 MIN_NUMBERS = 0.25  # share of filled cells that are numbers
 PROSE_WIDTH = 0.3  # share of the page width: a segment this wide ...
@@ -173,6 +174,9 @@ def _table(run: list[list[list[Word]]]) -> TableRaw | None:
             for i, cell in enumerate(cells)
         ]
         rows.append(TableRow(texts, boxes))
+    rows = _without_sparse_edges(rows)
+    if not rows or len(rows[0].cells) < MIN_COLUMNS:
+        return None
     filled = [c for row in rows for c in row.cells if c]
     if not filled or any(_LEADERS.search(c) or "\ufffd" in c for c in filled):  # U+FFFD: glyphs without text
         return None
@@ -187,6 +191,22 @@ def _table(run: list[list[list[Word]]]) -> TableRaw | None:
     if sum(bool(_NUMBER.match(c)) for c in filled) < MIN_NUMBERS * len(filled):
         return None
     return as_raw(rows)
+
+
+def _without_sparse_edges(rows: list[TableRow]) -> list[TableRow]:
+    """The rows without a first or last column that few rows fill: beside a one-column table on a two-column page,
+    the other column's short lines (a heading, a paragraph's last words) line up with its rows; they stay text."""
+    n = len(rows[0].cells)
+    fill = [sum(1 for row in rows if row.cells[i]) for i in range(n)]
+    lo, hi = 0, n
+    while hi - lo >= MIN_COLUMNS and fill[lo] < EDGE_FILL * len(rows):
+        lo += 1
+    while hi - lo >= MIN_COLUMNS and fill[hi - 1] < EDGE_FILL * len(rows):
+        hi -= 1
+    if (lo, hi) == (0, n):
+        return rows
+    kept = [TableRow(row.cells[lo:hi], row.boxes[lo:hi]) for row in rows]
+    return [row for row in kept if any(row.cells)]
 
 
 def _columns(lines: list[list[list[Word]]]) -> list[tuple[float, float]]:
