@@ -24,6 +24,7 @@ import pymupdf
 from apps.citations.answers.citation import sentences
 from apps.documents.ocr_places import ocr_quote_rects
 from apps.documents.parsing.sentences import cjk_count
+from apps.documents.quote_table_places import is_table_quote, table_quote_rects
 
 if TYPE_CHECKING:
     from apps.documents.models import Document
@@ -121,6 +122,8 @@ def quote_rects(path: str, rects: list[dict], quote: str) -> list[dict]:
         return []
     try:
         with pymupdf.open(path) as doc:
+            if is_table_quote(quote):  # a table row's cells ("Beijing | 1,234 | 5.6%"): quote_table_places.py
+                return table_quote_rects(doc, rects, quote) or _boxes(doc, rects, pieces)
             return _boxes(doc, rects, pieces)
     except Exception as exc:  # a missing or damaged file, or any MuPDF error: the chunk highlight is enough
         log.debug("quote not placed in %s: %r", path, exc)

@@ -59,6 +59,7 @@ def chunk_document(parsed: ParsedDocument, target_chars: int = 1000, max_chars: 
         # Nothing to follow but sentences: short chunks keep one topic each, which retrieves better.
         target_chars, max_chars = min(target_chars, SENTENCE_CAP), min(max_chars, SENTENCE_CAP)
     groups: list[tuple[str, list[int], str | None, int | None]] = []  # (chunk_type, blocks, text override, piece)
+    table_rows: dict[int, tuple[int, int]] = {}  # group -> [first, end) rows of its table block (PDF row boxes)
     current: list[int] = []
 
     def is_lead(i: int) -> bool:
@@ -78,7 +79,10 @@ def chunk_document(parsed: ParsedDocument, target_chars: int = 1000, max_chars: 
         if not lead:
             flush()
         current.clear()
+        row = 0
         for n, piece in enumerate(_pieces(blocks[i].text, target_chars, max_chars, table=kind == "table")):
+            if kind == "table":
+                table_rows[len(groups)] = (row, row := row + piece.count("\n") + 1)
             if n == 0 and lead:
                 groups.append((kind, [*lead, i], "\n\n".join([*(blocks[j].text for j in lead), piece]), n))
             else:
@@ -107,6 +111,8 @@ def chunk_document(parsed: ParsedDocument, target_chars: int = 1000, max_chars: 
         numbered = [ordinals[i] for i in idx if ordinals[i] is not None]
         draft = _draft(n, kind, [blocks[i] for i in idx], text, parsed.doc_type, ocr_pages)
         draft.blocks, draft.piece = tuple(idx), piece
+        if n in table_rows and draft.rects:
+            draft.rects = _table_piece_rects([blocks[i] for i in idx], table_rows[n])
         draft.para_start, draft.para_end = (min(numbered), max(numbered)) if numbered else (None, None)
         section = info[idx[-1]]
         draft.section, draft.section_key = section.printed, section.key
@@ -181,8 +187,17 @@ def _draft(
     return draft
 
 
+def _table_piece_rects(blocks: list[Block], rows: tuple[int, int]) -> list[Rect]:
+    """A piece of a PDF table keeps the boxes of its own rows (a PDF table block has one box per row; the headings
+    leading the first piece keep theirs)."""
+    table = blocks[-1]
+    own = list(table.rects[rows[0] : rows[1]]) if len(table.rects) == len(table.cells) else list(table.rects)
+    return [r for b in blocks[:-1] for r in b.rects] + own
+
+
 def _pieces(text: str, target: int, max_chars: int, table: bool = False) -> list[str]:
-    """Split text longer than max_chars; tables by rows, prose by sentences. Short text: as is."""
+    """Split text longer than max_chars; tables by rows (only a row longer than max_chars is cut), prose by
+    sentences. Short text: as is."""
     if len(text) <= max_chars:
         return [text]
     # The answers' own sentence splitter (sentences.py), so a piece never ends inside a sentence they quote.

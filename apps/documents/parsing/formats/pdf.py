@@ -20,6 +20,7 @@ from .pdf_identifiers import first_page_arxiv_id, first_page_journal, first_page
 from .pdf_layout import RawBlock, RawLine, drop_running_lines, reading_order, split_side_by_side
 from .pdf_list_markers import attach_list_markers
 from .pdf_paragraphs import join_document_lines
+from .pdf_tables import TableRaw, around_tables, lift_tables, table_block
 
 # Ligatures are spelled out by MuPDF itself (no TEXT_PRESERVE_LIGATURES); images are not needed.
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
@@ -77,18 +78,23 @@ def _parse_open(doc: pymupdf.Document) -> ParsedDocument:
     pages: list[list[RawBlock]] = []
     sizes: dict[int, tuple[float, float]] = {}
     needs_ocr: list[int] = []
+    tables: list[list[TableRaw]] = []
     for pno, page in enumerate(doc, start=1):
         sizes[pno] = (float(page.rect.width), float(page.rect.height))
         raw = _page_blocks(page)
         if _needs_ocr(page, raw):
             needs_ocr.append(pno)
             raw = []  # a stray folio on a scanned page is not worth keeping; OCR will redo the page
+        # pdf_tables.py: a table's lines leave the text blocks; the table comes back as one block after the margins
+        raw, found = lift_tables(page, raw) if raw else (raw, [])
+        tables.append(found)
         pages.append(raw)
     ocr_lines = pdf_ocr.page_lines(pages, pdf_ocr.recognise_pages(doc, pages, needs_ocr))  # scans: OCR
     drop_running_lines(pages, [sizes[p][1] for p in range(1, len(pages) + 1)])
+    pages = [raw + found for raw, found in zip(pages, tables, strict=True)]
     ordered = [reading_order(raw, sizes[pno][0]) for pno, raw in enumerate(pages, start=1)]
     # Lines MuPDF returned as blocks of their own are joined back into their paragraphs (CJK PDFs especially).
-    ordered = join_document_lines(ordered)
+    ordered = around_tables(join_document_lines, ordered)  # pdf_tables.py: tables are not joined to text
     blocks = pdf_ocr.flag_blocks(_to_blocks(ordered, doc.get_toc(simple=True)), ocr_lines)
     blocks = mark_furniture(blocks)  # contents, front matter: low weight
     return ParsedDocument(
@@ -158,6 +164,9 @@ def _to_blocks(pages: list[list[RawBlock]], toc: list) -> list[Block]:
     blocks: list[Block] = []
     for pno, raw_blocks in enumerate(pages, start=1):
         for raw in raw_blocks:
+            if isinstance(raw, TableRaw):
+                blocks.append(table_block(raw, pno, tuple(t for _, t in path), len(blocks)))
+                continue
             text = raw.joined(vocabulary)
             if not text:
                 continue

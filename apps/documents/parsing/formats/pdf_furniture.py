@@ -194,6 +194,9 @@ def mark_furniture(blocks: list[Block]) -> list[Block]:
     out: list[Block] = []
     contents_title: int | None = None  # index in `out` of a "Contents" title whose entries may follow on its page
     for block in blocks:
+        if block.kind == "table":  # a table's text must keep matching its rows' boxes (pdf_tables.py)
+            out.append(block)
+            continue
         role = block.role
         page = block.page or 0
         if not role and _LEADER_RE.search(block.text):
