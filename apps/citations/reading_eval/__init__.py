@@ -14,6 +14,8 @@ from pathlib import Path
 from django.conf import settings
 
 from apps.documents.parsing import SUPPORTED_EXTENSIONS
+from apps.documents.parsing.formats.pdf_table_stats import table_stats
+from apps.documents.parsing.ocr_quality import ocr_cer
 from apps.documents.parsing.sandbox import run_bounded
 from apps.documents.services.reading import Reading, read_file, read_limits
 
@@ -44,6 +46,7 @@ def evaluate_file(path: Path, truth: dict) -> dict:
         return {"error": f"{type(exc).__name__}: {exc}"}
     blocks, drafts = reading.parsed.blocks, reading.drafts
     printed = truth.get("section_headings") or []
+    tables = table_stats(reading.parsed, drafts, str(path)) if reading.parsed.doc_type == "pdf" else {}
     return {
         "seconds": round(time.perf_counter() - started, 2),
         "pages": reading.parsed.page_count,
@@ -56,7 +59,21 @@ def evaluate_file(path: Path, truth: dict) -> dict:
         "ocr_passages": sum(1 for d in drafts if getattr(d, "ocr", False)),
         "tables": sum(1 for b in blocks if b.kind == "table"),
         "table_passages": sum(1 for d in drafts if d.chunk_type == "table"),
+        "table_rows": tables.get("rows", 0),
+        "table_rows_boxed": tables.get("rows_boxed", 0),  # rows whose box on the page holds the row's text
     }
+
+
+def ocr_scores(specs: Iterable[str]) -> dict:
+    """Character error rate of OCR on pages of text PDFs rasterised into clean scans: each spec is PATH:PAGE[,PAGE]
+    (1-based), compared with the page's own text layer (apps/documents/parsing/ocr_quality.py)."""
+    rows = {}
+    for spec in specs:
+        path, _, pages = spec.rpartition(":")
+        rows[spec] = ocr_cer(Path(path).read_bytes(), [int(p) for p in pages.split(",")])
+    chars = sum(r["chars"] for r in rows.values())
+    errors = sum(r["errors"] for r in rows.values())
+    return {"pages": rows, "chars": chars, "errors": errors, "cer": round(errors / chars, 4) if chars else None}
 
 
 def document_paths(folder: Path) -> list[Path]:
@@ -95,6 +112,7 @@ def totals(rows: Iterable[dict]) -> dict:
         "ocr_passages": sum(r["ocr_passages"] for r in rows),
         "tables": sum(r["tables"] for r in rows),
         "table_passages": sum(r["table_passages"] for r in rows),
+        "table_rows_boxed": _share(sum(r["table_rows_boxed"] for r in rows), sum(r["table_rows"] for r in rows)),
     }
 
 

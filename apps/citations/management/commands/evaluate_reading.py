@@ -14,7 +14,7 @@ from pathlib import Path
 import pymupdf
 from django.core.management.base import BaseCommand, CommandError
 
-from apps.citations.reading_eval import document_paths, evaluate_file, ground_truth, totals
+from apps.citations.reading_eval import document_paths, evaluate_file, ground_truth, ocr_scores, totals
 
 
 class Command(BaseCommand):
@@ -24,9 +24,17 @@ class Command(BaseCommand):
         parser.add_argument("folder")
         parser.add_argument("--held-out", help="a file listing the file names to total apart (one per line)")
         parser.add_argument("--only", nargs="*", default=None, help="only these file names")
+        parser.add_argument(
+            "--ocr-cer",
+            action="append",
+            default=[],
+            metavar="PDF:PAGES",
+            help="also rasterise these pages (1-based, comma-separated) of a text PDF and measure OCR's error rate",
+        )
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, folder: str, held_out: str | None, only: list[str] | None, json: bool, **options):
+        ocr_specs = options["ocr_cer"]
         pymupdf.TOOLS.mupdf_display_errors(False)  # damaged objects are the documents' business, not the table's
         root = Path(folder)
         if not root.is_dir():
@@ -44,11 +52,17 @@ class Command(BaseCommand):
                 self.stdout.write(_line(path.name, files[path.name]))
         dev = [row for name, row in files.items() if name not in aside]
         result = {"files": files, "total": totals(files.values()), "development": totals(dev)}
+        if ocr_specs:
+            result["ocr"] = ocr_scores(ocr_specs)
         if aside:
             result["held_out"] = totals(row for name, row in files.items() if name in aside)
         if json:
             self.stdout.write(_dumps(result))
             return
+        if ocr_specs:
+            self.stdout.write(
+                f"OCR character error rate: {result['ocr']['cer']} over {result['ocr']['chars']} characters"
+            )
         for split in ("development", "held_out", "total"):
             if split in result:
                 self.stdout.write(f"{split}: " + ", ".join(f"{k} {v}" for k, v in result[split].items()))
