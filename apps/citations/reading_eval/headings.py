@@ -36,7 +36,8 @@ def expected_sections(printed: Sequence[str], blocks: Sequence[Block]) -> list[s
     """For each block, the printed top-level heading it falls under (None before the first): each printed heading
     is looked for in reading order as the start of a block, after the previous one found."""
     wanted = [(h, normalise_for_match(h)) for h in printed]
-    keys = [normalise_for_match(b.text) for b in blocks]
+    # A table of contents repeats the headings ahead of them: its entries are not where the sections start.
+    keys = [normalise_for_match(b.text) if b.role != "contents" else "" for b in blocks]
     starts: list[tuple[int, str]] = []
     position = 0
     for heading, key in wanted:
@@ -59,7 +60,7 @@ def expected_sections(printed: Sequence[str], blocks: Sequence[Block]) -> list[s
 
 def section_scores(printed: Sequence[str], blocks: Sequence[Block], drafts: Sequence[ChunkDraft]) -> dict:
     """{passages, right}: passages whose heading path (or section) holds the printed heading they fall under;
-    before the first printed heading a passage is right when it claims none of them."""
+    before the first printed heading a passage is right when it claims none of them. Contents pages are left out."""
     if not printed:
         return {"passages": 0, "right": 0}
     expected = expected_sections(printed, blocks)
@@ -67,8 +68,8 @@ def section_scores(printed: Sequence[str], blocks: Sequence[Block], drafts: Sequ
     right = 0
     counted = 0
     for draft in drafts:
-        if not draft.blocks:
-            continue
+        if not draft.blocks or all(blocks[i].role == "contents" for i in draft.blocks):
+            continue  # a table of contents sits before the sections it lists and is not read as a passage
         counted += 1
         want = expected[draft.blocks[0]]
         claimed = {normalise_for_match(t) for t in (*draft.heading_path, draft.section) if t}
