@@ -100,6 +100,15 @@ def test_guessed_authors_match_the_publisher_xml_name_for_name(shared_corpus):
     assert guessed >= 8
 
 
+def test_no_byline_or_label_is_guessed_from_a_page_read_by_ocr(shared_corpus):
+    """F1000 3:305's page 1 has a text layer of garbage glyphs, so it is OCR'd (issue 16). Recognised text has no
+    span types to tell names from affiliation marks, and its side panel reads "Referee Status:" in the largest
+    boxes and "Invited Referees" under it: neither is the paper's title or its authors (CI, 2026-12-04)."""
+    meta = _metadata(_paper(shared_corpus, "f1000research-3-305").read_bytes())
+    assert "authors" not in meta
+    assert not meta.get("title", "").endswith(":")
+
+
 # --- marks set as superscripts ---------------------------------------------------------------------
 
 

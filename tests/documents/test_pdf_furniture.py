@@ -116,3 +116,33 @@ def test_a_table_of_contents_without_leaders_is_out_of_answerable_passages(chunk
     assert listed and all(c.weight == 0 for c in listed)
     assert not [c.text[:60] for c in chunks if c.weight > 0 and c.text.startswith("Contents")]
     assert any(c.weight >= 1 and c.text.startswith("Abstract. Recently") for c in chunks)
+
+
+def _pages_of(lines_per_page: list[list[str]]) -> bytes:
+    import pymupdf
+
+    pdf = pymupdf.open()
+    for lines in lines_per_page:
+        page = pdf.new_page()
+        for number, line in enumerate(lines):
+            page.insert_text((72, 90 + 40 * number), line, fontsize=12)
+    return pdf.tobytes()
+
+
+def test_a_repeated_line_that_is_all_a_page_holds_is_the_content_not_a_running_head():
+    """A two-page note whose pages each hold one sentence at the top ("Page 1: Asiatic lions …", "Page 2: …", the
+    same once digits are folded away) was read as a running head on every page and failed as "no text" (CI,
+    2026-12-04): a running head frames other text, so a line alone on each page it repeats on is kept."""
+    line = "Page {}: Asiatic lions live in the Gir forest of Gujarat."
+    parsed = parse_document(_pages_of([[line.format(1)], [line.format(2)]]), "lions.pdf")
+    text = "\n".join(block.text for block in parsed.blocks)
+    assert "Page 1: Asiatic lions" in text and "Page 2: Asiatic lions" in text
+
+
+def test_the_same_line_above_other_text_on_every_page_is_still_a_running_head():
+    head = "Journal of Lion Studies 12 (2026)"
+    body = ["Lions rest in the shade at noon.", "Prides hunt at dusk near water.", "Cubs stay hidden for weeks."]
+    parsed = parse_document(_pages_of([[head, sentence] for sentence in body]), "lions.pdf")
+    text = "\n".join(block.text for block in parsed.blocks)
+    assert "Journal of Lion Studies" not in text
+    assert all(sentence in text for sentence in body)

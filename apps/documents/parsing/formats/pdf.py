@@ -99,7 +99,7 @@ def _parse_open(doc: pymupdf.Document) -> ParsedDocument:
     blocks = mark_furniture(blocks)  # contents, front matter: low weight
     return ParsedDocument(
         blocks=blocks,
-        metadata=_metadata(doc, ordered),
+        metadata=_metadata(doc, ordered, first_page_recognised=1 in ocr_lines),
         page_count=doc.page_count,
         page_sizes=sizes,
         needs_ocr_pages=needs_ocr,
@@ -209,7 +209,10 @@ def _merge_line_boxes(lines: list[RawLine]) -> list[tuple[float, float, float, f
     return [tuple(b) for b in boxes]
 
 
-def _metadata(doc: pymupdf.Document, pages: list[list[RawBlock]]) -> dict:
+def _metadata(doc: pymupdf.Document, pages: list[list[RawBlock]], *, first_page_recognised: bool = False) -> dict:
+    """The PDF's own fields where they name something, else what page 1 prints (marked as guessed). A byline is
+    not read off a page that was OCR'd: telling names from affiliation marks needs the spans' type, which
+    recognised text has not, and rather no authors than "Invited Referees" (F1000's side panel)."""
     meta = doc.metadata or {}
     out: dict = {}
     first_page = pages[0] if pages else []
@@ -227,7 +230,9 @@ def _metadata(doc: pymupdf.Document, pages: list[list[RawBlock]]) -> dict:
     author = clean_inline(meta.get("author") or "")
     if not is_placeholder_author(author):
         out["authors"] = _split_authors(author)
-    elif byline := first_page_authors(first_page[_title_run(first_page)[1] :], doc[0], _TEXT_FLAGS):
+    elif not first_page_recognised and (
+        byline := first_page_authors(first_page[_title_run(first_page)[1] :], doc[0], _TEXT_FLAGS)
+    ):
         out["authors"] = byline  # BMC and others leave the field empty; the page names them
         out["authors_guessed"] = True
     doi = _first_page_doi(doc[0])
@@ -288,9 +293,19 @@ def _first_page_title(blocks: list[RawBlock]) -> str | None:
         text = clean_guessed_title(" ".join(block.text for block in blocks[start:end]))
         if size < 1.3 * body:
             return None
-        if 10 <= len(text) <= 300 and not _CAPTION_RE.match(text) and not is_generic_title(text):
+        if (
+            10 <= len(text) <= 300
+            and not _CAPTION_RE.match(text)
+            and not is_generic_title(text)
+            and not _is_label(text)
+        ):
             return text
     return None
+
+
+def _is_label(text: str) -> bool:
+    """A field's label ("Referee Status:", "Title:"), which ends where its value should follow; not a title."""
+    return text.rstrip().endswith((":", "："))
 
 
 def _labelled_title(blocks: list[RawBlock]) -> str | None:

@@ -48,6 +48,7 @@ def running_lines(pages: list[list[RawBlock]], heights: list[float]) -> set[tupl
     if n_pages < 2:
         return set()
     where: dict[str, list[tuple[int, int, int, float]]] = {}
+    lines_on_page = [sum(len(block.lines) for block in blocks) for blocks in pages]
     for pno, (blocks, height) in enumerate(zip(pages, heights, strict=True)):
         for bno, block in enumerate(blocks):
             for lno, line in enumerate(block.lines):
@@ -62,7 +63,7 @@ def running_lines(pages: list[list[RawBlock]], heights: list[float]) -> set[tupl
         worded = _worded(key)
         if not worded:
             hits = [h for h in hits if _in_band(pages[h[0]][h[1]].lines[h[2]].bbox, heights[h[0]], BAND)]
-        if len({h[0] for h in hits}) < threshold:
+        if len({h[0] for h in hits}) < threshold or len(_framing(hits, lines_on_page)) < threshold:
             continue
         usual_y = Counter(round(h[3]) for h in hits).most_common(1)[0][0]
         for pno, bno, lno, y in hits:
@@ -75,9 +76,16 @@ def running_lines(pages: list[list[RawBlock]], heights: list[float]) -> set[tupl
         if not _worded(key):
             continue
         in_slot = [h for h in hits if any(round(h[3]) + d in slots for d in _NEAR)]
-        if len({h[0] for h in in_slot}) >= 2:
+        if len({h[0] for h in in_slot}) >= 2 and len(_framing(in_slot, lines_on_page)) >= 2:
             found.update((pno, bno, lno) for pno, bno, lno, _ in in_slot)
     return found
+
+
+def _framing(hits: list[tuple[int, int, int, float]], lines_on_page: list[int]) -> set[int]:
+    """Pages where the repeated line has other text beside it. A running head frames a page's content; a line
+    that is all there is on every page it repeats on (a two-page note whose one line is its text) is the content."""
+    per_page = Counter(h[0] for h in hits)
+    return {pno for pno, count in per_page.items() if lines_on_page[pno] > count}
 
 
 def _worded(key: str) -> bool:

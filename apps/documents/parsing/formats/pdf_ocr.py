@@ -164,7 +164,7 @@ def group_lines(lines: list[RawLine]) -> list[RawBlock]:
     horizontally and has about its height; otherwise it opens a block. Side-by-side columns stay apart."""
     blocks: list[list[RawLine]] = []
     for line in sorted(lines, key=lambda ln: (ln.bbox[1], ln.bbox[0])):
-        home = next((b for b in reversed(blocks) if _continues(b[-1], line)), None)
+        home = next((b for b in reversed(blocks) if _continues(b, line)), None)
         if home is None:
             blocks.append([line])
         else:
@@ -172,11 +172,14 @@ def group_lines(lines: list[RawLine]) -> list[RawBlock]:
     return [RawBlock(lines=b, max_size=_type_size(b)) for b in blocks]
 
 
-def _continues(above: RawLine, line: RawLine) -> bool:
-    ax0, ay0, ax1, ay1 = above.bbox
+def _continues(block: list[RawLine], line: RawLine) -> bool:
+    """Whether `line` goes on `block`: right under its last line, and about the height of the block's lines so far
+    (their median, not only the last line's: boxes drift a little from line to line, so comparing neighbours alone
+    let a 16 pt title run on into the 10 pt byline and affiliations under it, F1000 3:305)."""
+    ax0, _, ax1, ay1 = block[-1].bbox
     x0, y0, x1, y1 = line.bbox
-    h_above, h = ay1 - ay0, y1 - y0
-    if abs(h - h_above) > SAME_HEIGHT * max(h, h_above):
+    h_block, h = statistics.median(ln.bbox[3] - ln.bbox[1] for ln in block), y1 - y0
+    if abs(h - h_block) > SAME_HEIGHT * max(h, h_block):
         return False
     overlap = min(ax1, x1) - max(ax0, x0)
     return overlap > 0.3 * min(ax1 - ax0, x1 - x0) and -0.5 * h <= y0 - ay1 <= LINE_GAP * h
