@@ -66,3 +66,18 @@ def test_reads_a_paper_as_ingestion_does_and_scores_it(tmp_path):
     assert result["held_out"]["ref_count_exact"] == 0.0
     assert result["total"]["files"] == 2
     assert "notes.txt" not in result["files"]
+
+
+def test_a_printed_heading_matches_with_or_without_its_section_number():
+    """Ground truths differ in whether they keep the section number ("I. INTRODUCTION" or "INTRODUCTION"); the
+    score must not depend on it, and a different heading must still miss."""
+    from apps.citations.reading_eval.headings import heading_scores
+    from apps.documents.parsing import Block
+
+    blocks = [
+        Block(kind="heading", text="I. INTRODUCTION", heading_path=("I. INTRODUCTION",), para_no=0),
+        Block(kind="heading", text="第一节 重要提示", heading_path=("第一节 重要提示",), para_no=1),
+        Block(kind="heading", text="References", heading_path=("References",), para_no=2),
+    ]
+    scores = heading_scores(["INTRODUCTION", "重要提示", "第一节 重要提示", "REFERENCES", "Methods"], blocks)
+    assert scores["found"] == 4 and scores["missing"] == ["Methods"]

@@ -14,6 +14,7 @@ import pytest
 
 from apps.documents.parsing import chunk_document, parse_document
 from apps.documents.parsing.formats.pdf_heading_fragments import join_small_caps
+from apps.documents.parsing.formats.pdf_letter_spacing import unspace_letters
 from apps.documents.parsing.sections import CANONICAL_NAMES
 
 VARIED = (Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "pdf-varied").resolve()
@@ -144,3 +145,65 @@ def test_an_unnumbered_body_section_name_in_a_numbered_paper_opens_no_section() 
     assert {levels[t] for t in ("1. Introduction", "2. Method", "3. Results", "References")} == {1}, levels
     sections = [d.section for d in chunk_document(parsed)]
     assert "Context" not in sections and "2. Method" in sections, sections
+
+
+def test_letter_spaced_words_are_read_as_words() -> None:
+    assert unspace_letters("r e f e r e n c e s") == "references"
+    assert unspace_letters("2 R E S U L T S") == "2 RESULTS"
+    assert unspace_letters("F E L I N E  F O C U S") == "FELINE FOCUS"  # words apart by a wider space
+    assert unspace_letters("结  论") == "结论" and unspace_letters("参 考 文 献") == "参考文献"
+    assert unspace_letters("a b c") == "a b c"  # three letters may be variables
+    assert unspace_letters("Results and discussion") == "Results and discussion"
+
+
+def _letter_spaced_pdf() -> bytes:
+    """Headings set letter by letter with a gap after each (how Elsevier's small-capital "r e f e r e n c e s"
+    and a Chinese thesis's "结  论" are printed), each over a paragraph of body text."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    body = "The body of the section goes on in plain text for a while, long enough to be the body style. " * 3
+    y = 80.0
+    for heading, font in (("introduction", "helv"), ("methods", "helv"), ("结论", "china-s"), ("references", "helv")):
+        x = 72.0
+        for letter in heading:
+            page.insert_text((x, y), letter, fontsize=12, fontname=font)
+            x += pymupdf.get_text_length(letter, fontsize=12, fontname=font) + 4.5  # the letter spacing
+        y += 22
+        for line in range(3):
+            page.insert_text((72, y), body[line * 90 : (line + 1) * 90], fontsize=10)
+            y += 13
+        y += 18
+    return doc.tobytes()
+
+
+def test_letter_spaced_headings_are_found_and_named() -> None:
+    parsed = parse_document(_letter_spaced_pdf(), "spaced.pdf")
+    headings = [b.text for b in parsed.blocks if b.kind == "heading"]
+    assert headings == ["introduction", "methods", "结论", "references"], headings
+
+
+@needs_corpus
+def test_elsevier_letter_spaced_references_heading_opens_the_references() -> None:
+    """Elsevier (Braz. J. Microbiol. 2016) prints "r e f e r e n c e s" in small capitals, one span per letter with
+    zero-size spaces between them, which the text layer returns as four pieces of a line: before, the reference
+    list was read as part of "Acknowledgments" (held-out file of issue 16, looked at after tuning)."""
+    parsed, chunks = _read("elsevier_bjm2016_asparaginase_review.pdf")
+    top = [b.text for b in parsed.blocks if b.kind == "heading" and len(b.heading_path) == 1]
+    assert top[-2:] == ["Acknowledgments", "references"], top
+    refs = [c for c in chunks if c.section_key == "References"]
+    assert refs and all(c.weight == 0.0 for c in refs)
+
+
+@needs_corpus
+def test_a_chinese_thesis_with_letter_spaced_headings_and_spaced_numbers() -> None:
+    """BIThesis prints "结    论", "附    录", "致    谢" with each character a block of its own, "第1 章一级题目"
+    where its outline says "一级题目", and "1. 1 二级题目" (xeCJK's spaces): before, only "参考文献" of its five
+    top-level headings was found (held-out file of issue 16, looked at after tuning)."""
+    parsed, chunks = _read("zh_thesis_bit_undergrad_template.pdf")
+    top = [b.text for b in parsed.blocks if b.kind == "heading" and len(b.heading_path) == 1]
+    assert top == ["摘要", "Abstract", "第1 章一级题目", "结论", "参考文献", "附录", "致谢"], top
+    paths = {b.heading_path for b in parsed.blocks if b.kind == "heading"}
+    assert ("第1 章一级题目", "1.1 二级题目", "1.1.1 三级题目") in paths
+    assert ("附录", "附录A LATEX 环境的安装") in paths
+    shown = {(c.section, c.section_key) for c in chunks}
+    assert {("结论", "Conclusions"), ("致谢", "Acknowledgements")} <= shown

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from apps.documents.parsing import Block, ChunkDraft
+from apps.documents.parsing.formats.pdf_heading_numbers import parse_label
 from apps.documents.parsing.sections import CANONICAL_NAMES
 from apps.documents.parsing.sentences import cjk_count
 from apps.documents.parsing.textutil import normalise_for_match
@@ -20,31 +21,42 @@ from apps.documents.parsing.textutil import normalise_for_match
 def heading_scores(printed: Sequence[str], blocks: Sequence[Block]) -> dict:
     """{expected, found, same_level, missing}: printed headings found among the heading blocks, and how many of
     those found sit at the level most of them share."""
-    wanted = [normalise_for_match(h) for h in printed]
     levels: dict[str, int] = {}
     for block in blocks:
         if block.kind == "heading":
-            levels.setdefault(normalise_for_match(block.text), len(block.heading_path))
-    found = [key for key in wanted if key in levels]
-    modal = Counter(levels[key] for key in found).most_common(1)
-    same_level = sum(1 for key in found if modal and levels[key] == modal[0][0])
-    missing = [h for h, key in zip(printed, wanted, strict=True) if key not in levels]
+            for key in loose_keys(block.text):
+                levels.setdefault(key, len(block.heading_path))
+    hits = {h: next((levels[k] for k in loose_keys(h) if k in levels), None) for h in printed}
+    found = [level for level in hits.values() if level is not None]
+    modal = Counter(found).most_common(1)
+    same_level = sum(1 for level in found if modal and level == modal[0][0])
+    missing = [h for h in printed if hits[h] is None]
     return {"expected": len(printed), "found": len(found), "same_level": same_level, "missing": missing}
+
+
+def loose_keys(heading: str) -> list[str]:
+    """The heading's loose form, and the same without its section number ("I. INTRODUCTION", "1 Introduction",
+    "第一节 重要提示" also as "introduction", "重要提示"): ground truths differ in whether they keep the number."""
+    keys = [normalise_for_match(heading)]
+    label = parse_label(heading)
+    if label is not None and label.title.strip():
+        keys.append(normalise_for_match(label.title))
+    return [k for k in keys if k]
 
 
 def expected_sections(printed: Sequence[str], blocks: Sequence[Block]) -> list[str | None]:
     """For each block, the printed top-level heading it falls under (None before the first): each printed heading
     is looked for in reading order as the start of a block, after the previous one found."""
-    wanted = [(h, normalise_for_match(h)) for h in printed]
     # A table of contents repeats the headings ahead of them: its entries are not where the sections start.
-    keys = [normalise_for_match(b.text) if b.role != "contents" else "" for b in blocks]
+    keys = [loose_keys(b.text) if b.role != "contents" else [] for b in blocks]
     starts: list[tuple[int, str]] = []
     position = 0
-    for heading, key in wanted:
-        if not key:
+    for heading in printed:
+        wanted = loose_keys(heading)
+        if not wanted:
             continue
         for i in range(position, len(blocks)):
-            if keys[i].startswith(key) and len(keys[i]) <= len(key) + 40:
+            if any(k.startswith(w) and len(k) <= len(w) + 40 for k in keys[i] for w in wanted):
                 starts.append((i, heading))
                 position = i + 1
                 break
@@ -64,7 +76,7 @@ def section_scores(printed: Sequence[str], blocks: Sequence[Block], drafts: Sequ
     if not printed:
         return {"passages": 0, "right": 0}
     expected = expected_sections(printed, blocks)
-    printed_keys = {normalise_for_match(h) for h in printed}
+    printed_keys = {k for h in printed for k in loose_keys(h)}
     right = 0
     counted = 0
     for draft in drafts:
@@ -72,11 +84,11 @@ def section_scores(printed: Sequence[str], blocks: Sequence[Block], drafts: Sequ
             continue  # a table of contents sits before the sections it lists and is not read as a passage
         counted += 1
         want = expected[draft.blocks[0]]
-        claimed = {normalise_for_match(t) for t in (*draft.heading_path, draft.section) if t}
+        claimed = {k for t in (*draft.heading_path, draft.section) if t for k in loose_keys(t)}
         if want is None:
             right += not (claimed & printed_keys)
         else:
-            right += normalise_for_match(want) in claimed
+            right += bool(claimed & set(loose_keys(want)))
     return {"passages": counted, "right": right}
 
 

@@ -18,9 +18,14 @@ from .pdf_furniture import mark_furniture
 from .pdf_heading_levels import find_headings
 from .pdf_identifiers import first_page_arxiv_id, first_page_journal, first_page_year
 from .pdf_layout import RawBlock, RawLine, drop_running_lines, reading_order, split_side_by_side
+from .pdf_letter_spacing import join_baseline_pieces
 from .pdf_list_markers import attach_list_markers
 from .pdf_paragraphs import join_document_lines
 from .pdf_tables import TableRaw, around_tables, lift_tables, table_block
+
+# PyMuPDF prints an advertisement for its layout add-on to stdout on first use of the table finder: it would land
+# inside `evaluate_reading --json` and the worker's log. The add-on is not installed here.
+pymupdf.no_recommend_layout()
 
 # Ligatures are spelled out by MuPDF itself (no TEXT_PRESERVE_LIGATURES); images are not needed.
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
@@ -116,7 +121,7 @@ def _page_blocks(page: pymupdf.Page) -> list[RawBlock]:
         current: list[RawLine] = []
         style = None
         size = layout.body_size([span for ln in b["lines"] for span in ln["spans"]])
-        for ln in b["lines"]:
+        for ln in join_baseline_pieces(b["lines"]):  # one printed line MuPDF cut into pieces ("r e f", "e r e n")
             front = page.number == 0 and ln["bbox"][3] <= _FRONT_MATTER * page.rect.height
             text = layout.line_text(ln["spans"], size, front, labels)  # superscript citations as "[12]"
             if not text.strip():

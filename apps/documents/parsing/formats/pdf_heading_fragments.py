@@ -7,7 +7,7 @@
   revtex; long IEEE and Springer headings): two one-line blocks in the same emphasised style, one right under
   the other, the first not ending like a sentence.
 - Small capitals extracted with the larger first capital apart ("I. I NTRODUCTION", "R EFERENCES"): the words
-  are joined again.
+  are joined again; so are letter-spaced words ("r e f e r e n c e s", "结  论", pdf_letter_spacing.py).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import re
 from collections import Counter
 
 from .pdf_layout import RawBlock, RawLine
+from .pdf_letter_spacing import join_spaced_characters, unspace_letters
 
 # "1", "2.1", "3.2.1.", "IV.", "A", "A.", "A.1", "第1章"; the title follows on the same baseline.
 _NUMBER_ONLY_RE = re.compile(
@@ -35,8 +36,9 @@ def join_heading_fragments(pages: list[list[RawBlock]]) -> list[list[RawBlock]]:
         for b in page:
             if len(b.lines) <= 2 and b.chars <= _MAX_TITLE_CHARS:
                 for line in b.lines:
-                    line.text = join_small_caps(line.text)
-    return [_join_two_line_headings(_join_numbers(page), body) for page in pages]
+                    line.text = unspace_letters(join_small_caps(line.text))
+                b.refresh()
+    return [_join_two_line_headings(_join_numbers(join_spaced_characters(page)), body) for page in pages]
 
 
 def _join_numbers(blocks: list[RawBlock]) -> list[RawBlock]:

@@ -28,6 +28,7 @@ Levels = dict[int, int]  # id(RawBlock) -> heading level (1 = top)
 _MIN_OUTLINE_HEADINGS = 3  # fewer outline entries found in the text than this: the outline is not used
 _OUTLINE_NUMBER_RE = re.compile(r"^\s*[\dIVX.]+\s+")
 _REFERENCES = "References"
+_APPENDIX_LABEL_RE = re.compile(r"^\s*(?:附录|appendix)\s*[A-Z]\b[.:：]?\s*", re.IGNORECASE)
 _TITLE_SIZE_GAP = 4.0  # points above the section headings' size from which a line belongs to the title
 _NUMBERED_SUBS = 2  # numbered sub-headings from which a document's sub-headings are taken to be numbered
 _REPEATED = 3  # a section name printed this often is a sub-heading (a list of examples per subsection)
@@ -99,8 +100,11 @@ def _without_title_entry(toc: list) -> list:
 def _match_outline(candidates: list[list], text: str) -> int | None:
     if len(text) > 300:
         return None
-    key = normalise_for_match(_OUTLINE_NUMBER_RE.sub("", text))
-    matches = [c for c in candidates if not c[2] and c[1] == key]
+    keys = {normalise_for_match(_OUTLINE_NUMBER_RE.sub("", text))}
+    if label := parse_label(text):  # "第1 章一级题目" printed, "一级题目" in the outline (ctex, BIThesis)
+        keys.add(normalise_for_match(label.title))
+    keys.add(normalise_for_match(_APPENDIX_LABEL_RE.sub("", text)))  # "附录A LaTeX环境的安装" listed without "附录A"
+    matches = [c for c in candidates if not c[2] and c[1] in keys]
     if not matches:
         return None
     # Abstract sub-heads ("Background") repeat body section names on page 1 but are usually run
