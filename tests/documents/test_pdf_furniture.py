@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from apps.documents.parsing import chunk_document, parse_document
+from apps.documents.parsing import ParsedDocument, chunk_document, parse_document
 from apps.documents.parsing.roles import ROLE_WEIGHTS
 
 LOW = ROLE_WEIGHTS["front_matter"]
@@ -146,3 +146,30 @@ def test_the_same_line_above_other_text_on_every_page_is_still_a_running_head():
     text = "\n".join(block.text for block in parsed.blocks)
     assert "Journal of Lion Studies" not in text
     assert all(sentence in text for sentence in body)
+
+
+def test_what_a_contents_heading_heads_is_the_contents_and_names_no_section():
+    """A thesis's contents page with its entries and page numbers as blocks of their own and no leader dots
+    (BIThesis): under the heading "目录" everything is contents, and its "Abstract" entry does not put the
+    passages after it under "Abstract"."""
+    from apps.documents.parsing.blocks import Block
+    from apps.documents.parsing.formats.pdf_furniture import mark_furniture
+
+    def block(kind: str, text: str, path: tuple[str, ...], n: int) -> Block:
+        return Block(kind=kind, text=text, heading_path=path, para_no=n, page=5 if n < 4 else 6)
+
+    toc, chapter = ("目录",), ("第1 章 绪论",)
+    blocks = mark_furniture(
+        [
+            block("heading", "目录", toc, 0),
+            block("paragraph", "Abstract", toc, 1),
+            block("paragraph", "II", toc, 2),
+            block("paragraph", "第1 章 绪论", toc, 3),
+            block("heading", "第1 章 绪论", chapter, 4),
+            block("paragraph", "本章介绍研究背景。" * 5, chapter, 5),
+        ]
+    )
+    assert [b.role for b in blocks] == ["contents"] * 4 + ["", ""]
+    chunks = chunk_document(ParsedDocument(blocks=blocks, doc_type="pdf"))
+    assert all(c.section != "Abstract" for c in chunks), [(c.section, c.text[:20]) for c in chunks]
+    assert [c.weight for c in chunks if "研究背景" in c.text] == [1.0]

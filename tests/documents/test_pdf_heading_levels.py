@@ -13,7 +13,9 @@ import pymupdf
 import pytest
 
 from apps.documents.parsing import chunk_document, parse_document
-from apps.documents.parsing.formats.pdf_heading_fragments import join_small_caps
+from apps.documents.parsing.formats.pdf_heading_fragments import join_heading_fragments, join_small_caps
+from apps.documents.parsing.formats.pdf_heading_levels import find_headings
+from apps.documents.parsing.formats.pdf_layout import RawBlock, RawLine
 from apps.documents.parsing.formats.pdf_letter_spacing import unspace_letters
 from apps.documents.parsing.sections import CANONICAL_NAMES
 
@@ -201,9 +203,69 @@ def test_a_chinese_thesis_with_letter_spaced_headings_and_spaced_numbers() -> No
     top-level headings was found (held-out file of issue 16, looked at after tuning)."""
     parsed, chunks = _read("zh_thesis_bit_undergrad_template.pdf")
     top = [b.text for b in parsed.blocks if b.kind == "heading" and len(b.heading_path) == 1]
-    assert top == ["摘要", "Abstract", "第1 章一级题目", "结论", "参考文献", "附录", "致谢"], top
+    assert top == ["摘要", "Abstract", "目录", "第1 章一级题目", "结论", "参考文献", "附录", "致谢"], top
     paths = {b.heading_path for b in parsed.blocks if b.kind == "heading"}
     assert ("第1 章一级题目", "1.1 二级题目", "1.1.1 三级题目") in paths
     assert ("附录", "附录A LATEX 环境的安装") in paths
     shown = {(c.section, c.section_key) for c in chunks}
     assert {("结论", "Conclusions"), ("致谢", "Acknowledgements")} <= shown
+
+
+def _raw(text: str, y: float, size: float = 12.0, bold: bool = False, x: float = 72.0) -> RawBlock:
+    width = 8.0 * len(text)
+    return RawBlock(lines=[RawLine(text=text, bbox=(x, y, x + width, y + size))], max_size=size, bold=bold)
+
+
+def test_a_chapter_label_set_apart_from_its_title_joins_it() -> None:
+    """ThuThesis sets "第1 章" and its title, "附录A" and its title, as blocks of their own on one baseline."""
+    page = [
+        _raw("第1 章", 111, 16, x=150),
+        _raw("论文主要部分的写法", 111, 16, x=210),
+        _raw("附录A", 400, 16, x=150),
+        _raw("补充内容", 400, 16, x=200),
+    ]
+    joined = join_heading_fragments([page])[0]
+    assert [b.text for b in joined] == ["第1 章 论文主要部分的写法", "附录A 补充内容"]
+
+
+def test_section_names_the_outline_leaves_out_are_headings_in_its_size_whatever_their_weight() -> None:
+    """A thesis outline lists its chapters only; "Abstract" (bold Latin beside the regular CJK "摘要") and "目录"
+    printed in the chapters' size are top-level headings too, so the contents pages are not shown under the
+    abstract's "Keywords" (bjfuthesis, fresh held-out set)."""
+    body = "正文" * 30
+    pages = [
+        [_raw("摘要", 60, 16), _raw(body, 100)],
+        [_raw("Abstract", 60, 16, bold=True), _raw("The abstract in English " * 5, 100), _raw("Keywords: a, b", 140)],
+        [_raw("目录", 60, 16), _raw("1 绪论 ........ 1", 100)],
+        [_raw("1 绪论", 60, 16), _raw(body, 100)],
+        [_raw("2 方法", 60, 16), _raw(body, 100)],
+        [_raw("3 结果", 60, 16), _raw(body, 100)],
+        [_raw("Bold remark", 300, 12, bold=True), _raw(body, 330)],
+    ]
+    toc = [[1, "摘要", 1], [1, "绪论", 4], [1, "方法", 5], [1, "结果", 6]]
+    pages, levels = find_headings(pages, toc)
+    top = [b.text for page in pages for b in page if levels.get(id(b)) == 1]
+    assert top == ["摘要", "Abstract", "目录", "1 绪论", "2 方法", "3 结果"], top
+
+
+def _pages_with_running_heads() -> bytes:
+    """A thesis's last ten pages: "参考文献" as the heading of page 2 and as the running head of pages 2 and 3 only
+    (the chapter's own, too few pages to count as repeated through the document), over its entries (which the
+    table finder takes for a table: content a running head frames all the same)."""
+    doc = pymupdf.open()
+    for number in range(1, 11):
+        page = doc.new_page(width=595, height=842)
+        if number in (2, 3):
+            page.insert_text((260, 60), "参考文献", fontsize=10, fontname="china-s")  # the running head
+        if number == 2:
+            page.insert_text((250, 130), "参考文献", fontsize=16, fontname="china-s")  # the heading
+        for line in range(6):
+            entry = f"[{number}{line}] 作者. 题名[J]. 刊名, 2020, {line}: 1-9."
+            page.insert_text((72, 170 + 20 * line), entry, fontsize=10, fontname="china-s")
+    return doc.tobytes()
+
+
+def test_a_chapter_running_head_on_its_own_pages_is_dropped_and_its_heading_kept() -> None:
+    parsed = parse_document(_pages_with_running_heads(), "backmatter.pdf")
+    named = [(b.page, b.text) for b in parsed.blocks if b.text == "参考文献"]
+    assert named == [(2, "参考文献")], named

@@ -21,10 +21,12 @@ from apps.documents.parsing.textutil import normalise_for_match
 def heading_scores(printed: Sequence[str], blocks: Sequence[Block]) -> dict:
     """{expected, found, same_level, missing}: printed headings found among the heading blocks, and how many of
     those found sit at the level most of them share."""
+    # Whole headings first: "参考文献" is the top-level heading, not the subsection "1.7 参考文献" without its number.
     levels: dict[str, int] = {}
-    for block in blocks:
-        if block.kind == "heading":
-            for key in loose_keys(block.text):
+    headings = [b for b in blocks if b.kind == "heading"]
+    for depth in (1, 2):
+        for block in headings:
+            for key in loose_keys(block.text)[:depth]:
                 levels.setdefault(key, len(block.heading_path))
     hits = {h: next((levels[k] for k in loose_keys(h) if k in levels), None) for h in printed}
     found = [level for level in hits.values() if level is not None]

@@ -135,8 +135,31 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
         return {**dated, "venue": _venue(dated["after"])}
     authors, end = parse_authors(text)
     if not authors:
-        return None
+        return _quoted_after_names(text)
     return _after_authors(text, end, authors, comma=text[:end].rstrip().endswith(","))
+
+
+# Authors written "Surname, Given" joined by "and" (ASME's asmeconf.bst: "Ning, Xiang and Lovell, Mary Rose.").
+_SURNAME_FIRST_RE = re.compile(r"^\s*([^\W\d_][\w'’\-]*(?: [^\W\d_][\w'’\-]*)?),\s*[^\W\d_]")
+MAX_NAMES_CHARS = 300  # an author list is shorter than this; a quote further on is inside the venue or a note
+
+
+def _quoted_after_names(text: str) -> dict | None:
+    """A quoted title after an author list no grammar above reads: the quote is the title (quotation marks are
+    what such styles print around a title), the surnames are read where each name starts "Surname, Given"."""
+    quoted = _QUOTED_TITLE_RE.search(text)
+    if quoted is None or not 6 <= quoted.start() <= MAX_NAMES_CHARS:
+        return None
+    surnames: list[str] = []
+    for piece in re.split(r"\s*(?:;|,?\s+and\s+|\s*&\s*)\s*", text[: quoted.start()].strip(" .,")):
+        parts = [p.strip() for p in piece.split(",")]
+        pairs = [", ".join(parts[i : i + 2]) for i in range(0, len(parts), 2)] if len(parts) % 2 == 0 else [piece]
+        surnames += [m.group(1) for pair in pairs if (m := _SURNAME_FIRST_RE.match(pair))]
+    return {
+        "authors": surnames,
+        "title": quoted.group(1).strip(" ,."),
+        "venue": _venue(text[quoted.end() :].lstrip(" ,.")),
+    }
 
 
 def _after_authors(text: str, end: int, authors: list[str], comma: bool) -> dict:

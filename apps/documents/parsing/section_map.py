@@ -77,7 +77,8 @@ def map_sections(blocks: list[Block]) -> list[BlockSection]:
         prev_path = path
         if is_heading:
             found = canonical_section(block.text)
-        elif block.kind in ("paragraph", "list_item") and not is_caption(block.text):
+        elif block.kind in ("paragraph", "list_item") and not is_caption(block.text) and block.role != "contents":
+            # (a contents entry names a section but does not open one: "Abstract ..... II")
             found = canonical_section(block.text)
             if found is not None and found.name == REFERENCES and REFERENCES in headed:
                 found = None  # one reference list, headed elsewhere: this "Reference" is a table's or figure's word

@@ -95,7 +95,7 @@ def _parse_open(doc: pymupdf.Document) -> ParsedDocument:
         tables.append(found)
         pages.append(raw)
     ocr_lines = pdf_ocr.page_lines(pages, pdf_ocr.recognise_pages(doc, pages, needs_ocr))  # scans: OCR
-    drop_running_lines(pages, [sizes[p][1] for p in range(1, len(pages) + 1)])
+    drop_running_lines(pages, [sizes[p][1] for p in range(1, len(pages) + 1)], [len(found) for found in tables])
     pages = [raw + found for raw, found in zip(pages, tables, strict=True)]
     ordered = [reading_order(raw, sizes[pno][0]) for pno, raw in enumerate(pages, start=1)]
     # Lines MuPDF returned as blocks of their own are joined back into their paragraphs (CJK PDFs especially).

@@ -39,7 +39,9 @@ def _key(text: str) -> str:
     return re.sub(r"\s+", " ", _NUMBER_RE.sub("#", text.lower())).strip()
 
 
-def running_lines(pages: list[list[RawBlock]], heights: list[float]) -> set[tuple[int, int, int]]:
+def running_lines(
+    pages: list[list[RawBlock]], heights: list[float], tables: list[int] | None = None
+) -> set[tuple[int, int, int]]:
     """(page index, block index, line index) of every running head, footer and folio: text (digits ignored) in the
     top or bottom band that repeats on a quarter of the pages (alternating odd/even heads each do), and any other
     text that repeats on two pages or more in a slot where such a line is printed (a chapter's running head:
@@ -48,7 +50,9 @@ def running_lines(pages: list[list[RawBlock]], heights: list[float]) -> set[tupl
     if n_pages < 2:
         return set()
     where: dict[str, list[tuple[int, int, int, float]]] = {}
+    # Tables were lifted out of the pages' blocks (pdf_tables.py) but are content a running head frames.
     lines_on_page = [sum(len(block.lines) for block in blocks) for blocks in pages]
+    lines_on_page = [n + (tables[i] if tables else 0) for i, n in enumerate(lines_on_page)]
     for pno, (blocks, height) in enumerate(zip(pages, heights, strict=True)):
         for bno, block in enumerate(blocks):
             for lno, line in enumerate(block.lines):
@@ -78,7 +82,30 @@ def running_lines(pages: list[list[RawBlock]], heights: list[float]) -> set[tupl
         in_slot = [h for h in hits if any(round(h[3]) + d in slots for d in _NEAR)]
         if len({h[0] for h in in_slot}) >= 2 and len(_framing(in_slot, lines_on_page)) >= 2:
             found.update((pno, bno, lno) for pno, bno, lno, _ in in_slot)
+        found.update(_chapter_head(hits, pages, heights, lines_on_page))
     return found
+
+
+def _chapter_head(
+    hits: list[tuple[int, int, int, float]],
+    pages: list[list[RawBlock]],
+    heights: list[float],
+    lines_on_page: list[int],
+) -> set[tuple[int, int, int]]:
+    """A chapter's running head where no line repeats often enough to mark the slot (ThuThesis prints only the
+    chapter's title, "参考文献" or "附录A 补充内容", at the top of each of its two or three pages): the same words
+    in the narrow top or bottom band, at the same height, on two pages in a row, beside other text."""
+    in_band = [h for h in hits if _in_band(pages[h[0]][h[1]].lines[h[2]].bbox, heights[h[0]], BAND)]
+    by_page = {h[0]: h for h in in_band}
+    run = {
+        pno
+        for pno, h in by_page.items()
+        if any((other := by_page.get(pno + step)) is not None and abs(other[3] - h[3]) <= SAME_Y for step in (-1, 1))
+    }
+    chosen = [by_page[pno] for pno in sorted(run)]
+    if len(_framing(chosen, lines_on_page)) < 2:
+        return set()
+    return {(pno, bno, lno) for pno, bno, lno, _ in chosen}
 
 
 def _framing(hits: list[tuple[int, int, int, float]], lines_on_page: list[int]) -> set[int]:
@@ -103,7 +130,7 @@ _LEADER = r"(?:(?:\.\s){4,}\.|\.{7,}|…{3,}|(?:[·•]\s?){4,}|_{6,})"
 _LEADER_RE = re.compile(rf"\s*{_LEADER}\s*")
 _ENTRY_RE = re.compile(rf"(.+?)\s*{_LEADER}\s*([0-9]{{1,4}}|[ivxlcIVXLC]{{1,6}})(?=\s|$)")
 # A printed table of contents without leaders: its title, its numbered entries and a block of page numbers.
-_CONTENTS_TITLE_RE = re.compile(r"^(?:table of )?contents$|^目\s*[录次]$|^inhalt(?:sverzeichnis)?$|^оглавление$", re.I)
+CONTENTS_TITLE_RE = re.compile(r"^(?:table of )?contents$|^目\s*[录次]$|^inhalt(?:sverzeichnis)?$|^оглавление$", re.I)
 _NUMBERED_ENTRY_RE = re.compile(r"(?:^|\s)((?:\d+\.)+\d*|\d+)\s+([^\d\s][^\d]*?)(?=\s+\d|$)")
 _PAGE_NUMBERS_RE = re.compile(r"^(?:(?:\d{1,4}|[ivxlc]{1,6})\s+){2,}(?:\d{1,4}|[ivxlc]{1,6})$", re.I)
 MIN_LABEL = 2  # characters of a contents entry's label (after normalising) worth looking up
@@ -201,11 +228,14 @@ def mark_furniture(blocks: list[Block]) -> list[Block]:
     starts = [(b.page or 0, normalise_for_match(b.text[:80])) for b in blocks]
     out: list[Block] = []
     contents_title: int | None = None  # index in `out` of a "Contents" title whose entries may follow on its page
+    contents_section = False  # under a "Contents" / "目录" heading: its section is the contents, whatever the layout
     for block in blocks:
+        if block.kind == "heading":
+            contents_section = bool(CONTENTS_TITLE_RE.match(block.text.strip()))
         if block.kind == "table":  # a table's text must keep matching its rows' boxes (pdf_tables.py)
             out.append(block)
             continue
-        role = block.role
+        role = block.role or ("contents" if contents_section else "")
         page = block.page or 0
         if not role and _LEADER_RE.search(block.text):
             role = "contents" if _is_contents(block, [start for p, start in starts if p > page]) else ""
@@ -216,7 +246,7 @@ def mark_furniture(blocks: list[Block]) -> list[Block]:
             out[contents_title] = dataclasses.replace(out[contents_title], role="contents")
         contents_title = (
             len(out)
-            if _CONTENTS_TITLE_RE.match(block.text.strip())
+            if CONTENTS_TITLE_RE.match(block.text.strip())
             else (contents_title if role == "contents" else None)
         )
         if not role and _front_matter(block):

@@ -19,9 +19,11 @@ from collections import Counter
 from .pdf_layout import RawBlock, RawLine
 from .pdf_letter_spacing import join_spaced_characters, unspace_letters
 
-# "1", "2.1", "3.2.1.", "IV.", "A", "A.", "A.1", "第1章"; the title follows on the same baseline.
+# "1", "2.1", "3.2.1.", "IV.", "A", "A.", "A.1", "第1章", "第 2 节", "附录A", "Appendix B"; the title follows on
+# the same baseline.
 _NUMBER_ONLY_RE = re.compile(
-    r"^\s*(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVXLC]{1,6}\.|[A-Z]\.?(?:\d{1,2}(?:\.\d{1,2})*)?)\s*$"
+    r"^\s*(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVXLC]{1,6}\.|[A-Z]\.?(?:\d{1,2}(?:\.\d{1,2})*)?|"
+    r"第\s*[\d一二三四五六七八九十]{1,3}\s*[章节篇部]|(?:附录|Appendix|APPENDIX)\s*[A-Z]\.?)\s*$"
 )
 # A capital set apart from the rest of its small-capital word: "I NTRODUCTION", "R ELATED W ORK".
 _SMALL_CAPS_RE = re.compile(r"\b([A-Z]) ([A-Z]{2,})\b")

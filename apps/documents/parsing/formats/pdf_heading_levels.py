@@ -19,9 +19,10 @@ from collections import Counter
 
 from ..sections import canonical_section
 from ..textutil import normalise_for_match
+from .pdf_furniture import CONTENTS_TITLE_RE
 from .pdf_heading_fragments import join_heading_fragments
 from .pdf_heading_numbers import Label, heading_like, parse_label, top_chain
-from .pdf_headings import BODY_SECTIONS, style_headings
+from .pdf_headings import BODY_SECTIONS, body_style, style_headings
 from .pdf_layout import RawBlock
 
 Levels = dict[int, int]  # id(RawBlock) -> heading level (1 = top)
@@ -69,19 +70,25 @@ def outline_levels(pages: list[list[RawBlock]], toc: list) -> Levels:
 
 
 def _with_unlisted_names(pages: list[list[RawBlock]], levels: Levels) -> Levels:
-    """Section names the outline leaves out (ctex outlines often stop before "参考文献") but printed in the style
-    of its top-level entries: top level too."""
+    """Section names the outline leaves out (ctex outlines often stop before "参考文献", theses list neither
+    "Abstract" nor "目录") but printed in the size of its top-level entries: top level too. The weight may differ
+    (a thesis sets "Abstract" in a bold Latin face beside its regular CJK "摘要") where that size is above the
+    body's."""
     blocks = [b for page in pages for b in page]
     top = min(levels.values())
     styles = Counter(_style(b) for b in blocks if levels.get(id(b)) == top)
     if not styles:
         return levels
-    top_style = styles.most_common(1)[0][0]
+    top_size, top_bold = styles.most_common(1)[0][0]
+    body_size = body_style(blocks)[0]
     out = dict(levels)
     for b in blocks:
-        if id(b) in levels or len(b.lines) > 2 or _style(b) != top_style or parse_label(b.text) is not None:
+        if id(b) in levels or len(b.lines) > 2 or parse_label(b.text) is not None:
             continue
-        if canonical_section(b.text) is not None:
+        size, bold = _style(b)
+        if abs(size - top_size) > 0.25 or (bold != top_bold and top_size <= body_size + 0.9):
+            continue
+        if canonical_section(b.text) is not None or CONTENTS_TITLE_RE.match(b.text.strip()):
             out[id(b)] = top
     return out
 

@@ -34,7 +34,7 @@ def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], d
     blocks = [b for page in pages for b in page]
     if not blocks:
         return pages, {}
-    body = _body_style(blocks)
+    body = body_style(blocks)
     pages = [[part for b in page for part in _split_names(b, body)] for page in pages]
     anchors = [b for page in pages for b in page if _short(b) and _style(b) != body and _is_section_name(b)]
     anchors = [b for b in anchors if _emphasised(_style(b), body)]
@@ -84,7 +84,7 @@ def _same_style(a: Style, b: Style) -> bool:
     return a[1] == b[1] and abs(a[0] - b[0]) <= 0.25
 
 
-def _body_style(blocks: list[RawBlock]) -> Style:
+def body_style(blocks: list[RawBlock]) -> Style:
     weight: Counter[Style] = Counter()
     for b in blocks:
         weight[_style(b)] += b.chars

@@ -76,11 +76,11 @@ def split_side_by_side(block: RawBlock) -> list[RawBlock]:
     return out
 
 
-def drop_running_lines(pages: list[list[RawBlock]], heights: list[float]) -> int:
+def drop_running_lines(pages: list[list[RawBlock]], heights: list[float], tables: list[int] | None = None) -> int:
     """Remove running headers, footers and page numbers (pdf_furniture.running_lines: text in the top/bottom
     margin bands that repeats across pages, digits ignored). Text seen on one page only is kept, so a title or
     first body line near the top is never lost. Returns how many lines were removed."""
-    running = running_lines(pages, heights)
+    running = running_lines(pages, heights, tables)  # tables: how many tables were lifted off each page
     removed = 0
     for pno, blocks in enumerate(pages):
         kept_blocks = []
