@@ -23,11 +23,11 @@ def heading_scores(printed: Sequence[str], blocks: Sequence[Block]) -> dict:
     those found sit at the level most of them share."""
     # Whole headings first: "参考文献" is the top-level heading, not the subsection "1.7 参考文献" without its number.
     levels: dict[str, int] = {}
-    headings = [b for b in blocks if b.kind == "heading"]
+    headings = [(loose_keys(b.text), len(b.heading_path)) for b in blocks if b.kind == "heading"]
     for depth in (1, 2):
-        for block in headings:
-            for key in loose_keys(block.text)[:depth]:
-                levels.setdefault(key, len(block.heading_path))
+        for keys, level in headings:
+            for key in keys[:depth]:
+                levels.setdefault(key, level)
     hits = {h: next((levels[k] for k in loose_keys(h) if k in levels), None) for h in printed}
     found = [level for level in hits.values() if level is not None]
     modal = Counter(found).most_common(1)

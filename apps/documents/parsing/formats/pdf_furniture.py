@@ -230,8 +230,9 @@ def mark_furniture(blocks: list[Block]) -> list[Block]:
     contents_title: int | None = None  # index in `out` of a "Contents" title whose entries may follow on its page
     contents_section = False  # under a "Contents" / "目录" heading: its section is the contents, whatever the layout
     for block in blocks:
+        is_contents_title = bool(CONTENTS_TITLE_RE.match(block.text.strip()))
         if block.kind == "heading":
-            contents_section = bool(CONTENTS_TITLE_RE.match(block.text.strip()))
+            contents_section = is_contents_title
         if block.kind == "table":  # a table's text must keep matching its rows' boxes (pdf_tables.py)
             out.append(block)
             continue
@@ -244,11 +245,7 @@ def mark_furniture(blocks: list[Block]) -> list[Block]:
             role = "contents" if _lists_contents(block.text, [start for p, start in starts if p > page]) else ""
         if role == "contents" and under_title:
             out[contents_title] = dataclasses.replace(out[contents_title], role="contents")
-        contents_title = (
-            len(out)
-            if CONTENTS_TITLE_RE.match(block.text.strip())
-            else (contents_title if role == "contents" else None)
-        )
+        contents_title = len(out) if is_contents_title else (contents_title if role == "contents" else None)
         if not role and _front_matter(block):
             role = "front_matter"
         text = block.text if role == "contents" else _without_leaders(block.text)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections import Counter
 
+from .pdf_headings import body_style
 from .pdf_layout import RawBlock, RawLine
 from .pdf_letter_spacing import join_spaced_characters, unspace_letters
 
@@ -33,7 +33,7 @@ _HEADING_START_RE = re.compile(r"^(?:(?:[IVXLC]+\.|\d+(?:\.\d+)*\.?|[A-Z]\.)\s+\
 
 
 def join_heading_fragments(pages: list[list[RawBlock]]) -> list[list[RawBlock]]:
-    body = _body_style([b for page in pages for b in page])
+    body = body_style([b for page in pages for b in page])
     for page in pages:
         for b in page:
             if len(b.lines) <= 2 and b.chars <= _MAX_TITLE_CHARS:
@@ -144,10 +144,3 @@ def join_small_caps(text: str) -> str:
     if splits < 0.6 * long_words:
         return text
     return _SMALL_CAPS_RE.sub(lambda m: m.group(1) + m.group(2), text)
-
-
-def _body_style(blocks: list[RawBlock]) -> tuple[float, bool]:
-    weight: Counter[tuple[float, bool]] = Counter()
-    for b in blocks:
-        weight[(round(b.max_size, 1), b.bold)] += b.chars
-    return weight.most_common(1)[0][0] if weight else (0.0, False)

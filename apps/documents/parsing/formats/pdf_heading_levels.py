@@ -22,7 +22,7 @@ from ..textutil import normalise_for_match
 from .pdf_furniture import CONTENTS_TITLE_RE
 from .pdf_heading_fragments import join_heading_fragments
 from .pdf_heading_numbers import Label, heading_like, parse_label, top_chain
-from .pdf_headings import BODY_SECTIONS, body_style, style_headings
+from .pdf_headings import BODY_SECTIONS, style_headings
 from .pdf_layout import RawBlock
 
 Levels = dict[int, int]  # id(RawBlock) -> heading level (1 = top)
@@ -80,7 +80,7 @@ def _with_unlisted_names(pages: list[list[RawBlock]], levels: Levels) -> Levels:
     if not styles:
         return levels
     top_size, top_bold = styles.most_common(1)[0][0]
-    body_size = body_style(blocks)[0]
+    body_size = _body_style(blocks)[0]  # in this module's half-point sizes, like top_size
     out = dict(levels)
     for b in blocks:
         if id(b) in levels or len(b.lines) > 2 or parse_label(b.text) is not None:

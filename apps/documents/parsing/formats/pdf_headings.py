@@ -88,7 +88,7 @@ def body_style(blocks: list[RawBlock]) -> Style:
     weight: Counter[Style] = Counter()
     for b in blocks:
         weight[_style(b)] += b.chars
-    return weight.most_common(1)[0][0]
+    return weight.most_common(1)[0][0] if weight else (0.0, False)
 
 
 def _emphasised(style: Style, body: Style) -> bool:

@@ -4,7 +4,7 @@ Journals and theses space out the letters of some headings: Elsevier's small-cap
 letter a span of its own, with zero-size spaces between them, which MuPDF returns as four lines "r e f",
 " e r e n", " c", " e s" on one baseline), newsletters' "C O N T E N T S", and Chinese theses' "结  论",
 "参 考 文 献", typed with spaces to fill the width of a two-character heading. Read as they are, such headings
-are neither found nor named. Two steps, for the whole family rather than for one spelling:
+are neither found nor named. Three steps, for the whole family rather than for one spelling:
 
 - pieces of one printed line that MuPDF returns as separate lines of a block (same baseline, touching) are one
   line again (join_baseline_pieces);
