@@ -52,7 +52,9 @@ def main() -> None:
     for lang in ("en", "zh"):
         mine = [r for name, r in rows.items() if name.startswith(lang)]
         errors, chars = sum(r["errors"] for r in mine), sum(r["chars"] for r in mine)
+        blocks, boxed = sum(r["blocks"] for r in mine), sum(r["blocks_boxed"] for r in mine)
         total[lang] = {"cer": round(errors / max(1, chars), 4), "chars": chars, "errors": errors}
+        total[lang] |= {"blocks": blocks, "blocks_boxed": boxed}  # OCR'd blocks whose rectangles hold their text
     truth = json.loads((CORPUS / "pdf-varied" / "ground_truth.json").read_text())
     truth = truth.get("files", truth)
     scans = {}

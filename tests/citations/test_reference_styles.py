@@ -305,8 +305,16 @@ def test_a_quoted_title_after_surname_first_names_joined_by_and(text, surnames, 
     assert entry["authors"] == surnames and entry["title"] == title
 
 
-def test_an_unquoted_entry_without_a_readable_author_list_still_gets_no_title() -> None:
+def test_an_unquoted_entry_gets_a_title_only_after_an_author_list_it_reads() -> None:
+    """ "Surname, Given Names." is a full author list (biblatex, asmeconf.bst); a list that trails off into
+    initials no grammar reads ("Keçetepen L O., Dursun N, Effects of …") still gets no title."""
     entry = parse_entry(
         "Kirk, James Tiberius. Decline and Fall of the Romulan Empire, 7th ed. Vulcan Free Press (2288)."
     )
-    assert entry["title"] == ""
+    assert entry["authors"] == ["Kirk"] and entry["title"] == "Decline and Fall of the Romulan Empire"
+    unread = parse_entry(
+        "Keçetepen L O., Dursun N, Effects of Exercise on Plasma Leptin Concentrations and Relation of Leptin to "
+        "Respiratory, Cardiovascular Parameters, Sağlık Bilimleri Dergisi (Journal Of Health Sciences), "
+        "2006; 15 (1) 1-7."
+    )
+    assert unread["title"] == ""

@@ -269,3 +269,92 @@ def test_a_chapter_running_head_on_its_own_pages_is_dropped_and_its_heading_kept
     parsed = parse_document(_pages_with_running_heads(), "backmatter.pdf")
     named = [(b.page, b.text) for b in parsed.blocks if b.text == "参考文献"]
     assert named == [(2, "参考文献")], named
+
+
+def test_an_unlisted_section_name_one_half_point_off_the_chapters_size_is_top_level() -> None:
+    """hustthesis sets "Abstract" in a bold Latin face at 17.9 pt beside chapter titles of 17.7 pt: one size as
+    printed, so it opens the English abstract instead of leaving it under "摘要" (fresh held-out set)."""
+    body = "正文" * 30
+    pages = [
+        [_raw("摘要", 60, 17.7), _raw(body, 100)],
+        [_raw("Abstract", 60, 17.9, bold=True), _raw("The abstract in English " * 5, 100)],
+        [_raw("基本格式测试", 60, 17.7), _raw(body, 100)],
+        [_raw("其他格式测试", 60, 17.7), _raw(body, 100)],
+        [_raw("Conclusions", 60, 19.0, bold=True), _raw(body, 100)],  # a size larger: not the chapters'
+    ]
+    toc = [[1, "摘要", 1], [1, "基本格式测试", 3], [1, "其他格式测试", 4]]
+    pages, levels = find_headings(pages, toc)
+    top = [b.text for page in pages for b in page if levels.get(id(b)) == 1]
+    assert top == ["摘要", "Abstract", "基本格式测试", "其他格式测试"], top
+
+
+def test_a_section_starting_on_the_contents_page_takes_its_outline_entry_from_its_heading() -> None:
+    """ctexart prints 目录 and "第1节 简介" on page 1: the entry belongs to the 15 pt heading, not to the bold 10.5 pt
+    contents line read before it, so the top-level style is the headings' and "参考文献" (same size, not in the
+    outline) is top level too (fresh held-out zhlineskip)."""
+    body = "正文" * 30
+    pages = [
+        [_raw("目录", 60, 15, bold=True), _raw("第1节 简介", 90, 10.5, bold=True),
+         _raw("第2节 功能", 110, 10.5, bold=True), _raw("第1节 简介", 300, 15, bold=True), _raw(body, 340)],
+        [_raw("1.1 宏包依赖", 60, 12.7, bold=True), _raw(body, 100)],
+        [_raw("第2节 功能", 60, 15, bold=True), _raw(body, 100)],
+        [_raw("参考文献", 60, 15, bold=True), _raw("[1] 作者. 题名[M]. 出版社, 2005.", 100)],
+    ]  # fmt: skip
+    toc = [[1, "第1节 简介", 1], [2, "1.1 宏包依赖", 2], [1, "第2节 功能", 3]]
+    pages, levels = find_headings(pages, toc)
+    top = [(b.text.replace(" ", ""), b.max_size) for page in pages for b in page if levels.get(id(b)) == 1]
+    assert top == [("目录", 15), ("第1节简介", 15), ("第2节功能", 15), ("参考文献", 15)], top
+
+
+def test_declarations_set_smaller_than_the_sections_are_top_level() -> None:
+    """USENIX sets "Acknowledgements" in 12 pt bold between 14.3 pt sections; a run-in label ("Author
+    contributions." in bold, revtex) is not a section of its own."""
+    body = "Body text of the section. " * 10
+    pages = [
+        [_raw("1 Introduction", 60, 14.3, bold=True), _raw(body, 100, 10)],
+        [_raw("2 Background", 60, 14.3, bold=True), _raw(body, 100, 10)],
+        [_raw("3 Results", 60, 14.3, bold=True), _raw(body, 100, 10), _raw("Acknowledgements", 300, 12, bold=True),
+         _raw(body, 330, 10), _raw("Author contributions.", 360, 10, bold=True), _raw(body, 372, 10),
+         _raw("References", 400, 14.3, bold=True), _raw("[1] A. Author. Title. 2001.", 430, 9)],
+    ]  # fmt: skip
+    toc = [[1, "Introduction", 1], [1, "Background", 2], [1, "Results", 3], [1, "References", 3]]
+    pages, levels = find_headings(pages, toc)
+    top = [b.text for page in pages for b in page if levels.get(id(b)) == 1]
+    assert top == ["1 Introduction", "2 Background", "3 Results", "Acknowledgements", "References"], top
+
+
+def test_headings_named_by_the_document_itself_are_found_from_their_recurring_style() -> None:
+    """biblatex-chicago's sample names its sections "Editions", "Usage", "Shorthands" (no known section name but
+    "References", no outline): short lines in a bold 14.3 pt style recurring over pages are its top level, the
+    bold 12 pt ones level 2; bold words once in a while are not headings."""
+    body = "Body text of the section, long enough to be a paragraph of running text. " * 4
+    pages = [
+        [_raw("Editions", 60, 14.3, bold=True), _raw(body, 90), _raw("Usage", 300, 14.3, bold=True), _raw(body, 330)],
+        [_raw("Shorthands", 60, 14.3, bold=True), _raw(body, 90), _raw("Corner cases", 300, 12, bold=True),
+         _raw(body, 330), _raw("Note well", 500, 12, bold=True), _raw(body, 530)],
+        [_raw("Multiple authors", 60, 12, bold=True), _raw(body, 90), _raw("Further examples", 300, 14.3, bold=True),
+         _raw(body, 330)],
+        [_raw("References", 60, 24.8, bold=True), _raw("Adorno, Theodor W. 1999. The Complete Correspondence.", 90)],
+    ]  # fmt: skip
+    pages, levels = find_headings(pages, [])
+    found = [(b.text, levels[id(b)]) for page in pages for b in page if id(b) in levels]
+    assert found == [
+        ("Editions", 1), ("Usage", 1), ("Shorthands", 1), ("Corner cases", 2), ("Note well", 2),
+        ("Multiple authors", 2), ("Further examples", 1), ("References", 1),
+    ], found  # fmt: skip
+
+
+def test_a_subtitle_over_the_first_heading_is_not_joined_to_it() -> None:
+    """Two lines in one heading style: a wrapped heading's lines are a line apart, a subtitle and the heading under
+    it two; only the first are one paragraph (no running text is set in that size to learn its spacing from)."""
+    from apps.documents.parsing.formats.pdf_paragraphs import join_paragraph_lines
+
+    def block(text: str, y: float) -> RawBlock:
+        return RawBlock(lines=[RawLine(text=text, bbox=(71, y, 520, y + 21))], max_size=14.3, bold=True)
+
+    apart = join_paragraph_lines([block("Please don’t read on. See cms-dates-intro.pdf first, and more.", 56),
+                                  block("Editions", 87)], {})  # fmt: skip
+    assert [b.text for b in apart] == ["Please don’t read on. See cms-dates-intro.pdf first, and more.", "Editions"]
+    wrapped = join_paragraph_lines([block("A heading long enough that it has to wrap onto a second line of", 56),
+                                    block("its own", 74)], {})  # fmt: skip
+    assert len(wrapped) == 1

@@ -6,6 +6,7 @@ at 200 dpi into image-only PDFs; the text layer they were made from says what an
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pymupdf
@@ -14,7 +15,8 @@ import pytest
 from apps.documents.ocr_places import ocr_quote_rects
 from apps.documents.parsing import chunk_document, parse_document
 from apps.documents.parsing.formats import pdf_ocr
-from apps.documents.parsing.ocr_quality import cer, edit_distance, ocr_cer, page_texts
+from apps.documents.parsing.formats.pdf import PARSER
+from apps.documents.parsing.ocr_quality import boxes_hold_their_text, cer, edit_distance, ocr_cer, page_texts, rasterise
 from apps.documents.parsing.progress import reporting_to
 from apps.documents.quote_places import quote_pieces
 from apps.documents.services.staging import chunk_fields
@@ -128,9 +130,19 @@ def test_character_error_rate():
 def test_ocr_cer_of_a_rasterised_chinese_page_is_within_five_percent():
     from apps.documents.parsing.ocr_quality import text_pdf
 
-    result = ocr_cer(text_pdf(CHINESE * 2), [1])
+    data = text_pdf(CHINESE * 2)
+    result = ocr_cer(data, [1])
     assert result["chars"] > 150 and result["unread_pages"] == []
     assert result["cer"] <= 0.05, result
+    # Every OCR'd block's rectangles hold the words it shows (what a citation of it draws) ...
+    assert result["blocks"] >= 2 and result["blocks_boxed"] == result["blocks"], result
+    # ... and the measure sees a box that is off: the same blocks moved down by half the page hold other words.
+    scanned = PARSER.parse(rasterise(data, [1]), "scan.pdf")
+    scanned.blocks = [
+        dataclasses.replace(b, rects=tuple(dataclasses.replace(r, y0=r.y0 + 421, y1=r.y1 + 421) for r in b.rects))
+        for b in scanned.blocks
+    ]
+    assert boxes_hold_their_text(data, scanned)["blocks_boxed"] == 0
 
 
 def test_page_texts_follow_the_blocks(english):

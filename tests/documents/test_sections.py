@@ -471,3 +471,11 @@ def test_declarations_rank_low_and_stray_reference_entries_under_them_not_at_all
     ]
     _hide_stray_references(drafts)
     assert [d.weight for d in drafts] == [DECLARATION_WEIGHT, DECLARATION_WEIGHT, 0.0, 0.0, 1.0]
+
+
+def test_a_section_name_with_a_remark_in_brackets_is_still_the_section() -> None:
+    assert canonical_section("11. 本文参考文献（反向引用页码是设定backref = true 产生的）").name == "References"
+    assert canonical_section("References (continued)").name == "References"
+    assert canonical_section("主要参考文献").name == "References"
+    assert canonical_section("12. 其它参考文献示例（引自文献[3]）") is None  # examples, not the list's name
+    assert canonical_section("Results of the (long) survey") is None

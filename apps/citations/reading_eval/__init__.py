@@ -73,7 +73,16 @@ def ocr_scores(specs: Iterable[str]) -> dict:
         rows[spec] = ocr_cer(Path(path).read_bytes(), [int(p) for p in pages.split(",")])
     chars = sum(r["chars"] for r in rows.values())
     errors = sum(r["errors"] for r in rows.values())
-    return {"pages": rows, "chars": chars, "errors": errors, "cer": round(errors / chars, 4) if chars else None}
+    blocks = sum(r["blocks"] for r in rows.values())
+    boxed = sum(r["blocks_boxed"] for r in rows.values())
+    return {
+        "pages": rows,
+        "chars": chars,
+        "errors": errors,
+        "cer": round(errors / chars, 4) if chars else None,
+        "blocks": blocks,
+        "blocks_boxed": _share(boxed, blocks),  # OCR'd blocks whose rectangles hold the text they show
+    }
 
 
 def document_paths(folder: Path) -> list[Path]:

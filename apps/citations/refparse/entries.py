@@ -22,6 +22,7 @@ from .entries_fields import parse_entry
 from .entries_labels import alpha_entries, strip_alpha_label
 from .entries_lines import RefLine, document_lines
 from .entries_split import (
+    DITTO_START_RE,
     LINK_TAIL_RE,
     YEAR_RE,
     RawEntry,
@@ -85,7 +86,7 @@ def _detect(lines: list[RefLine]) -> list[RawEntry]:
         labelled = alpha_entries(lines, start)
         if len(labelled) >= _MIN_ENTRIES and _share(labelled, _entry_like) >= 0.5:
             return labelled
-        author_year = author_year_entries(lines, start)
+        author_year = _through_last_reference(author_year_entries(lines, start))
         if len(author_year) >= _MIN_ENTRIES and _share(author_year, _author_year_like) >= 0.7:
             return [e for e in author_year if _author_year_like(_entry_text(e))]
     return _headless(lines)  # levels 2 and 3
@@ -141,11 +142,20 @@ def _authored_entry(text: str) -> bool:
     return looks_like_reference(text) or bool(fields["title"])
 
 
+def _through_last_reference(entries: list[RawEntry]) -> list[RawEntry]:
+    """The list up to its last entry that reads as one: what its region ran on into (an index of subjects after
+    the bibliography, "appendixes, 4") is not part of it."""
+    last = max((i for i, e in enumerate(entries) if _author_year_like(_entry_text(e))), default=-1)
+    return entries[: last + 1]
+
+
 def _author_year_like(text: str) -> bool:
-    """One author-year entry: a capital start and a year, and not two entries run together (two "(2003)" or
-    "; 2003;" years are what a missed split looks like)."""
+    """One author-year entry: a capital start (or the ditto of the author above, its rule lost in the text layer:
+    '. “Pottery, …”') and a year, and not two entries run together (two "(2003)" or "; 2003;" years are what a
+    missed split looks like)."""
     merged = len(_YEAR_SLOT_RE.findall(_DOI_RE.sub(" ", text))) >= 2  # DOIs may hold "(2005)"
-    return len(text) >= 20 and bool(YEAR_RE.search(text)) and text[:1].isupper() and not merged
+    start = text[:1].isupper() or bool(DITTO_START_RE.match(text))
+    return len(text) >= 20 and bool(YEAR_RE.search(text)) and start and not merged
 
 
 def _entry_text(entry: RawEntry) -> str:

@@ -13,7 +13,15 @@ from __future__ import annotations
 
 import re
 
-from .entries_styles import caps_authors, colon_after_authors, comma_title, cut_sentence, year_after_authors, year_first
+from .entries_styles import (
+    caps_authors,
+    colon_after_authors,
+    comma_title,
+    cut_sentence,
+    full_name_authors,
+    year_after_authors,
+    year_first,
+)
 from .styles_gbt import is_gbt, parse_gbt
 
 _DOI_RE = re.compile(r"\b10\.\d{4,9}/\S+")
@@ -22,12 +30,15 @@ _SURNAME = r"(?:(?:van|von|de|der|den|da|di|du|la|le|del|dos|De|Van|Von|Di|Da|Le
 _SURNAME += r"[A-Z\u00c0-\u00de][\w'\u2019\-\u00c0-\u024f]*(?:[\s\-][A-Z][a-z\u00e0-\u024f'\u2019\-]+)?"
 _CAP = "A-Z\u00c0-\u00de"  # initials may carry diacritics ("Á.", "Ü.")
 _INITIALS_DOTTED = rf"(?:[{_CAP}]\.\s?-?\s?){{1,4}}"
+_INITIALS_FIRST = rf"(?:[{_CAP}][a-z]?\.\s?-?\s?|[{_CAP}]\s(?={_SURNAME},)){{1,4}}"
 _SEP = r"(?:\s*(?:,|;)\s*(?:(?:and|AND)\s+|&\s+)?|\s+(?:and|AND)\s+|\s*&\s*)"
 # One author in each family of styles; the style that reads the longest run of authors wins.
 _AUTHOR_STYLES = {
-    "vancouver": re.compile(rf"({_SURNAME})\s(?:[A-Z]{{1,4}}|[A-Z]\.(?:[A-Z]\.)*)(?=[\s,.:;(])"),
+    # "Gallego JÁ", "Hughes A-M"
+    "vancouver": re.compile(rf"({_SURNAME})\s(?:[{_CAP}](?:-?[{_CAP}]){{0,3}}|[A-Z]\.(?:[A-Z]\.)*)(?=[\s,.:;(])"),
     "comma_initials": re.compile(rf"({_SURNAME}),\s?{_INITIALS_DOTTED}"),
-    "initials_first": re.compile(rf"{_INITIALS_DOTTED}\s?({_SURNAME})(?=[\s,.:;])"),
+    # "C.S. Solanki", "Ch. Schubert", "Md.K. Mazeeruddin", and a bare capital before "Surname," ("L Cornel,")
+    "initials_first": re.compile(rf"{_INITIALS_FIRST}\s?({_SURNAME})(?=[\s,.:;])"),
 }
 _ET_AL_RE = re.compile(r"\s*,?\s*(?:et al\.?|and others|\.\.\.)", re.IGNORECASE)
 _YEAR_PAREN_RE = re.compile(r"\((\d{4})[a-z]?\)")
@@ -36,7 +47,7 @@ _YEAR_ANY_RE = re.compile(r"(?<![\d\-\u2013/.:])(\d{4})[a-z]?(?![\d\-\u2013/])")
 _QUOTED_TITLE_RE = re.compile(r"[\u201c\"](.+?)[,.]?[\u201d\"]")
 _LEAD_YEAR_RE = re.compile(r"^\s*[.,:]?\s*(?:\(\d{4}[a-z]?(?:,\s*[A-Za-z][^)]{0,25})?\)|\d{4}[a-z]?)[.,:]?\s*")
 # The ditto dash of IEEE/ACM lists ("——, “Title,” …"; when its glyph is not extracted only ", “Title,”" is left).
-_DITTO_RE = re.compile(r"^\s*(?:[\u2014\u2013\u2012_\-]{2,}\s*[,.]?\s*|,\s*(?=[\u201c\"]))")
+_DITTO_RE = re.compile(r"^\s*(?:[\u2014\u2013\u2012_\-]{2,}\s*[,.]?\s*|[,.]\s*(?=[\u201c\"])|[,.]\s+)")
 _WEB_TITLE_RE = re.compile(r"^([^\s\u2014\-][^:/]{2,150}?)\.?\s+[-\u2013\u2014]\s+(?:https?://|www\.)\S+\.?$")
 _LEADING_QUOTE_RE = re.compile(r"^\s*[\u201c\"](.+?)[,.]?[\u201d\"]")
 
@@ -134,6 +145,8 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
     if dated:
         return {**dated, "venue": _venue(dated["after"])}
     authors, end = parse_authors(text)
+    if not authors and (full := full_name_authors(text)):
+        return {**full, "venue": _venue(full["after"])}
     if not authors:
         return _quoted_after_names(text)
     return _after_authors(text, end, authors, comma=text[:end].rstrip().endswith(","))

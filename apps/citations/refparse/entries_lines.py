@@ -122,7 +122,8 @@ def _pdf_lines(parsed: ParsedDocument, data: bytes, flags: list[tuple[bool, bool
                     text = clean_inline("".join(s["text"] for s in ln["spans"]))
                     if text:
                         page_lines.append(RefLine(text, page=pno, bbox=tuple(ln["bbox"]), size=_line_size(ln["spans"])))
-            for line in _merge_labels(page_lines):
+            tables = [r for i, r in by_page[pno] if parsed.blocks[i].kind == "table"]
+            for line in _merge_labels(page_lines, tables):
                 idx = _owner(line, by_page[pno])
                 if idx is not None:
                     heading, in_refs, ref_heading = flags[idx]
@@ -204,10 +205,17 @@ def _owner(line: RefLine, rects: list[tuple[int, object]]) -> int | None:
     return None
 
 
-def _merge_labels(lines: list[RefLine]) -> list[RefLine]:
+def _inside(line: RefLine, rects: list) -> bool:
+    cx, cy = (line.bbox[0] + line.bbox[2]) / 2, (line.bbox[1] + line.bbox[3]) / 2
+    return any(r.x0 - 1 <= cx <= r.x1 + 1 and r.y0 - 1 <= cy <= r.y1 + 1 for r in rects)
+
+
+def _merge_labels(lines: list[RefLine], tables: list | None = None) -> list[RefLine]:
     """A label printed in a column of its own ("12." left of the entry) is glued to the text line on its
-    baseline, so each entry's first line starts with its number. Bare numbers get a dot, so they read as labels."""
-    labels = [ln for ln in lines if _LABEL_ONLY_RE.match(ln.text)]
+    baseline, so each entry's first line starts with its number. Bare numbers get a dot, so they read as labels.
+    A number inside a table is a cell ("83" in the last column of a table beside the reference list), never a
+    label of the text across the gutter."""
+    labels = [ln for ln in lines if _LABEL_ONLY_RE.match(ln.text) and not _inside(ln, tables or [])]
     if not labels:
         return lines
     used: set[int] = set()

@@ -36,6 +36,10 @@ _AUTHOR_START_RE = re.compile(
     r"(?:,\s?(?:[A-Z]\.\s?-?){1,4}|\s[A-Z]{1,4}\b[,.:]?|,\s[A-Z][a-z]+\s)"
 )
 _SECTION_NUMBER_RE = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVX]{1,5}\.|第.{1,3}[章节])\s*\S")
+# An entry whose author is the one above, printed as a rule the text layer loses: it starts "——." or with the
+# punctuation after the rule (". “Title", ", ed. n.d."); no line of running text starts with a full stop or comma.
+DITTO_START_RE = re.compile(r"^(?:[\u2014\u2013_\-]{2,}|[.,](?=\s))")
+_NAMES_REFERENCES_RE = re.compile(r"参考文献|\b(?:references|bibliography)\b", re.IGNORECASE)
 _MAX_SKIP = 15  # lines of another type size tolerated inside a list before the list counts as left
 
 
@@ -124,12 +128,19 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
         if closed_at is not None:
             continue
         if looks_like_heading(line, size):
-            closed_at, by_heading = i, True  # the next section's list is another list, even if it reads as one
+            # The next section's list is another list, even if it reads as one; unless that section names
+            # references too and its labels go on (caspervector: "12. 其它参考文献示例" goes on from [9]).
+            closed_at, by_heading = i, not _NAMES_REFERENCES_RE.search(line.text)
+            continue
+        last = entries[-1].lines[-1]
+        if line.heading and not line.ref_heading and line.page != last.page and not _resumes(lines, i, k + 1):
+            # The next chapter's heading ("附录A 补充内容"), whatever its size. One that the next label follows is
+            # the other column's, read first on the new page (acmart's "B ONLINE RESOURCES" beside entry [20]).
+            closed_at, by_heading = i, True
             continue
         if not _same_size(line, size):
             skipped += 1
             continue
-        last = entries[-1].lines[-1]
         if is_stop(line) or (skipped > _MAX_SKIP and line.page != last.page):
             closed_at = i
             continue
@@ -138,6 +149,10 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
         skipped = 0
     trim_last(entries)
     return entries
+
+
+def _resumes(lines: list[RefLine], i: int, label: int, within: int = 60) -> bool:
+    return any(anchor(lines[j]) == label for j in range(i + 1, min(i + within, len(lines))))
 
 
 def _confirmed(lines: list[RefLine], i: int, num: int, size: float) -> bool:
@@ -198,6 +213,8 @@ def _region(lines: list[RefLine], start: int) -> list[RefLine]:
     region: list[RefLine] = []
     skipped = 0
     for line in lines[start:]:
+        if region and line.heading and not line.ref_heading and line.size > size + 0.6 and _below(line, region[-1]):
+            break  # the next section's heading under the list ("APPENDIX A: JOURNAL ABBREVIATIONS"), set larger
         if not _same_size(line, size):
             skipped += 1
             continue
@@ -208,6 +225,13 @@ def _region(lines: list[RefLine], start: int) -> list[RefLine]:
         region.append(line)
         skipped = 0
     return region
+
+
+def _below(line: RefLine, above: RefLine) -> bool:
+    """`line` follows `above` in its column on its page (a heading read first from another column does not)."""
+    if line.page != above.page or not line.bbox or not above.bbox:
+        return False
+    return abs(line.bbox[0] - above.bbox[0]) < 40 and line.bbox[1] > above.bbox[1]
 
 
 def _starts_by_layout(region: list[RefLine]) -> list[bool]:
@@ -223,6 +247,8 @@ def _starts_by_layout(region: list[RefLine]) -> list[bool]:
         if a.page == b.page and abs(a.bbox[0] - b.bbox[0]) < 40 and 0 < b.bbox[1] - a.bbox[1] < 40
     )
     pitch = pitches[len(pitches) // 4] if pitches else 0.0  # the tight in-entry spacing, not the gaps
+    # Even spacing and no hanging indent (one-line entries, MNRAS): the layout tells nothing, the text decides.
+    even = bool(pitches) and pitches[-1] <= 1.1 * pitch
     out = []
     for i, line in enumerate(region):
         prev = region[i - 1] if i else None
@@ -231,11 +257,13 @@ def _starts_by_layout(region: list[RefLine]) -> list[bool]:
         elif LINK_RE.match(prev.text):
             out.append(not LINK_RE.match(line.text))
         elif hanging:
-            out.append(indents[i] < 3)
+            # The ditto rule stands in the margin, so its entry's text starts indented.
+            out.append(indents[i] < 3 or (bool(DITTO_START_RE.match(line.text)) and prev.text.rstrip().endswith(".")))
         elif prev.page == line.page and abs(prev.bbox[0] - line.bbox[0]) < 40 and line.bbox[1] - prev.bbox[1] > 0:
             # Extra space before a line starts an entry; a little extra only with an author-like start.
             gap = line.bbox[1] - prev.bbox[1]
-            out.append(pitch > 0 and (gap > 1.4 * pitch or (gap > 1.1 * pitch and _text_start(prev, line))))
+            spaced = gap > 1.4 * pitch or (gap > 1.1 * pitch and _text_start(prev, line))
+            out.append(_text_start(prev, line) if even else pitch > 0 and spaced)
         else:  # a new column or page: only the text can tell
             out.append(_text_start(prev, line))
     return out

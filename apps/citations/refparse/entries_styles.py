@@ -31,6 +31,7 @@ _YEAR_AFTER_AUTHORS_RE = re.compile(
 _ORG_RE = re.compile(r"^[A-Z][A-Z0-9&.'\u2019\- ]{1,60}$")  # "INTEL", "NETWORK TIME FOUNDATION", "RED HAT"
 _SEP_RE = re.compile(r"\s*,\s*(?:and\s+|&\s+)?|\s+and\s+|\s*&\s*")
 _ETAL_RE = re.compile(r"\s*,?\s*et\s+al\.?\s*$")
+_EDITORS_RE = re.compile(r"\s*\((?:[Ee]ds?)\.?\)\s*$")  # "Jacques Cohen (Ed.). 1996. Special issue: …"
 _ABBREV = {
     "al",
     "vs",
@@ -58,7 +59,7 @@ _QUOTED_START_RE = re.compile(r"^[\u201c\"](.+?)[,.]?[\u201d\"]")
 def name_list(segment: str) -> list[str] | None:
     """Surnames of an author list written with full names, initials or as an organisation, or None when the
     segment is not an author list (then a year after it does not make it one)."""
-    segment = _ETAL_RE.sub("", segment.strip().rstrip(","))
+    segment = _EDITORS_RE.sub("", _ETAL_RE.sub("", segment.strip().rstrip(",")))
     if segment.endswith(".") and not re.search(r"(?:^|[\s.\-])[A-Z]\.$", segment):
         segment = segment[:-1]  # the full stop closing the list, not an initial's
     if not segment:
@@ -181,6 +182,9 @@ def cut_sentence(text: str) -> tuple[str, str]:
         ordinal_edition = before == "ed" and re.search(r"\d(?:st|nd|rd|th)\s+ed$", text[: m.start()])
         if m.group(0) == "." and (len(before) <= 1 or before.lower() in _ABBREV) and not ordinal_edition:
             continue
+        head = text[: m.start()]
+        if head.count("(") > head.count(")"):
+            continue  # inside brackets: "(1st. ed.)", "(Nov. 1996)"
         end = m.end() if m.group(0) in "?!" else m.start()
         return text[:end].strip(), text[m.end() :].strip()
     return "", ""
@@ -239,3 +243,62 @@ def _drop_publisher(title: str) -> str:
     if head and 1 <= len(words) <= 5 and all(w[:1].isupper() for w in words):
         return head
     return title
+
+
+# biblatex's and Chicago's default: the first author "Surname, Given Names", the others "Given Names Surname", the
+# list closed by a full stop ("Knuth, Donald Ervin. The TEXbook. Addison–Wesley, 1986."; "Lunde, Ken and Adobe
+# Staff. Title. …"). A given name is written out (initials alone are the grammars above).
+_WORD = r"[A-Z\u00c0-\u00de][\w'\u2019\-]+"
+_GIVEN = rf"(?:{_WORD}|[A-Z]\.)"
+_SURNAME_GIVEN = rf"(?:{_WORD}\s)?{_WORD},\s(?={_WORD}){_GIVEN}(?:\s{_GIVEN}){{0,3}}"
+_FIRST_FULL = rf"(?P<first>(?:{_WORD}\s)?{_WORD}),\s(?={_WORD}){_GIVEN}(?:\s{_GIVEN}){{0,3}}"
+# The others "Given Names Surname" (biblatex) or "Surname, Given Names" again (asmeconf.bst: "Gibson, Tom A. and
+# Tucker, Matthew A."); an editor's "(ed.)" may close the list, and so may the full stop of a last initial.
+_OTHER_FULL = rf"(?:{_SURNAME_GIVEN}|{_GIVEN}(?:\s{_GIVEN}){{0,3}}\s{_WORD})"
+_FULL_NAMES_RE = re.compile(
+    rf"^{_FIRST_FULL}(?P<others>(?:(?:,\s(?:and\s)?|\sand\s|\s?&\s){_OTHER_FULL})*)"
+    r"(?:,?\s(?:and others|et al\.?))?(?:\s\((?:eds?|Eds?)\.\)|,\s(?:eds?|trans)\.)?(?:\.|(?<=\.))\s+(?P<rest>\S.*)$"
+)
+# Chinese authors outside GB/T's type codes: names of two to four characters joined by "&", "、" or commas, then a
+# full stop ("张胜涛 & 王忆波. 方正飞腾 4.0 实用培训教程. 清华大学出版社, 2005.").
+_CJK_NAMES_RE = re.compile(
+    r"^(?P<names>[\u4e00-\u9fff\u00b7]{2,5}(?:\s*[,，、&]\s*[\u4e00-\u9fff\u00b7]{2,5}){0,7})"
+    r"(?:\s*[,，]?\s*等)?\s*[.．。]\s*(?P<rest>\S.*)$"
+)
+
+
+def full_name_authors(text: str) -> dict | None:
+    """Authors and title of an entry whose author list is written with full given names, first author surname
+    first (biblatex, Chicago), or a list of Chinese names."""
+    if m := _FULL_NAMES_RE.match(text):
+        others = [
+            o.group(1) if (o := re.match(rf"((?:{_WORD}\s)?{_WORD}),", name)) else name.split()[-1]
+            for name in re.findall(_OTHER_FULL, m.group("others"))
+        ]
+        authors = [m.group("first"), *others]
+    elif m := _CJK_NAMES_RE.match(text):
+        authors = [n.strip() for n in re.split(r"[,，、&]", m.group("names")) if n.strip()]
+    else:
+        return _given_names_first(text)
+    rest = m.group("rest")
+    if quoted := _QUOTED_START_RE.match(rest):  # asmeconf.bst quotes its titles
+        return {"authors": authors, "title": quoted.group(1).strip(" ,."), "after": rest[quoted.end() :].lstrip(" ,.")}
+    title, after = cut_sentence(rest)
+    return {"authors": authors, "title": title, "after": after} if title else None
+
+
+def _given_names_first(text: str) -> dict | None:
+    """BibTeX plain's "Arthur Buchsbaum and Jean-Yves Béziau. Title. Venue, 1997.": full names given name first, up
+    to the first sentence end. One name alone is taken only with a middle initial ("Richard A. Shore"): a
+    two-word title in capitals ("Deep Learning. MIT Press") reads like a name too."""
+    segment, rest = cut_sentence(text)
+    pieces = [p.strip() for p in _SEP_RE.split(_ETAL_RE.sub("", segment)) if p.strip()]
+    if not pieces or not rest or any(len(p.split()) < 2 for p in pieces) or _ORG_RE.match(segment):
+        return None
+    if len(pieces) == 1 and not re.search(r"\s[A-Z]\.(?:\s|$)", pieces[0]):
+        return None
+    authors = name_list(segment)
+    if authors is None:
+        return None
+    title, after = cut_sentence(rest)
+    return {"authors": authors, "title": title, "after": after} if title else None

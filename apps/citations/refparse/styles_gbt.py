@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 
-TYPE_CODE_RE = re.compile(r"\s?\[(?:M|C|N|J|D|R|S|P|G|Z|A|K|CP|DB|EB|CM|DS)(?:/OL)?\]")
+TYPE_CODE_RE = re.compile(r"\s?\[(?:M|C|N|J|D|R|S|P|G|Z|A|K|CP|DB|EB|CM|DS)(?:/(?:OL|MT|DK|CD))?\]")
 # The author list ends at the first full stop (ASCII ". ", or the full-width "．" "。").
 _AUTHORS_END_RE = re.compile(r"\.\s|[．。]\s?")
+_NAME_INITIAL_RE = re.compile(r"(?:^|[.,]\s*|\band\s+)[A-Z]$|\b(?:Jr|Sr)$")
 _ETAL_RE = re.compile(r"^(?:et al\.?|等|他|ほか|외|и др\.?|Jr\.?|Sr\.?)$", re.IGNORECASE)
 _LATIN_NAME_RE = re.compile(
     r"^[A-Z\u00c0-\u00de\u0410-\u042f][\w'\u2019\-.]*(?:\s(?:[A-Z\u00c0-\u00de\u0410-\u042f][\w'\u2019\-.]*|of|and|for|the|on|de|&))*$"
@@ -37,7 +38,7 @@ def parse_gbt(text: str) -> dict | None:
         return None
     head, tail = text[: code.start()].strip(), text[code.end() :]
     authors, title = _split_head(head)
-    title = title.strip(" .,:;")
+    title = title.strip(' .,:;\u201c\u201d"')  # caspervector quotes a contribution's title
     if len(title) < 2:
         return None
     year = _year(tail)
@@ -55,7 +56,9 @@ def _split_head(head: str) -> tuple[list[str], str]:
     """(authors, title) of the part before the type code. With no full stop it is all title; with one, the part
     before the first stop that reads as an author list gives the authors ("U.S. Department …" is not cut at
     "U.S."). When no stop gives an author list, the title is unknown: rather none than one holding the authors."""
-    stops = [m for m in _AUTHORS_END_RE.finditer(head) if not re.search(r"(?:^|\.)[A-Z]$", head[: m.start()])]
+    # A stop after an initial that starts a name ("P. Kime", "and F. Charette", "D. R. Veblen") is not the end;
+    # one after an initial that follows a surname ("LI Q.", "CARLSTROM C T.") is.
+    stops = [m for m in _AUTHORS_END_RE.finditer(head) if not _NAME_INITIAL_RE.search(head[: m.start()])]
     if not stops:
         return [], head
     for m in stops:
@@ -69,7 +72,7 @@ def _author_names(segment: str) -> list[str] | None:
     """Surnames (Latin) or whole names (CJK) of the author list, or None when the segment is not one (then the
     entry starts with its title). An organisation as author ("中国职工教育研究会", "World Health Organization")
     counts as one name."""
-    parts = [p.strip() for p in re.split(r"[,，、;；]\s*", segment) if p.strip()]
+    parts = [p.strip() for p in re.split(r"[,，、;；]\s*|\s+and\s+", segment) if p.strip()]
     if not parts or len(segment) > 300:
         return None
     names = []
@@ -85,7 +88,12 @@ def _author_names(segment: str) -> list[str] | None:
             return None
         words = part.split()
         # "LI Q", "Deng J", "CARLSTROM C T": the surname comes first, the initials after it.
-        names.append(words[0] if len(words) > 1 and all(len(w) <= 2 for w in words[1:]) else part)
+        if len(words) > 1 and all(len(w) <= 2 for w in words[1:]):
+            names.append(words[0])
+        elif len(words) > 1 and all(re.fullmatch(r"(?:[A-Z]\.)+(?:-[A-Z]\.)?", w) for w in words[:-1]):
+            names.append(words[-1])  # "P. Lehman", "D. R. Veblen": initials first (GB/T 7714-2005 styles)
+        else:
+            names.append(part)
     return names or None
 
 

@@ -62,7 +62,7 @@ _ALIASES: dict[str, tuple[str, ...]] = {
     ),
     "References": (
         "references", "reference", "bibliography", "literature cited", "references and notes", "works cited",
-        "cited literature", "literature", "参考文献", "参 考 文 献", "引用文献",
+        "cited literature", "literature", "参考文献", "参 考 文 献", "引用文献", "本文参考文献", "主要参考文献",
     ),
     "Appendix": ("appendix", "appendices", "附录"),
 }
@@ -130,6 +130,7 @@ _NUMBER_PREFIX_RE = re.compile(
 _TRAIL_RE = re.compile(r"[\s:：.．。\-–—]+$")
 # Run-in heading: the name, then ":"/". "/a dash, or (Chinese) a full-width colon / space / bracket.
 _BRACKETS = "[]【】〔〕"
+_REMARK_RE = re.compile(r"\s*\([^()]{1,60}\)$")  # after NFKC, "（…）" is "(…)"
 _CAPTION_RE = re.compile(
     r"^\s*(?:(?i:(?:Supplementary\s+|Suppl\.\s+|Extended\s+Data\s+)?(?:Fig\.|Figs\.|Figure|Table|Tab\.|Scheme|Plate))"
     r"\s*S?\d+[A-Za-z]?(?:\s*[.:|\-\u2013\u2014]|\s+[A-Z(\[\u201c\"]|\s*$)"
@@ -163,6 +164,9 @@ def canonical_section(text: str) -> SectionMatch | None:
     key = normalise(strip_numbering(text))
     key = key.strip("".join(_BRACKETS)).strip()
     name = _BY_ALIAS.get(key) or _BY_ALIAS.get(key.replace(" ", ""))
+    # A remark in brackets after the name: "本文参考文献（反向引用页码是设定backref = true 产生的）".
+    remark = _REMARK_RE.sub("", key)
+    name = name or (_BY_ALIAS.get(remark) if remark != key else None)
     if name:
         return SectionMatch(name, key, len(text))
     if _APPENDIX_RE.match(key) and len(key) <= 60:

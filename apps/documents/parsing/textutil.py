@@ -67,6 +67,10 @@ def clean_inline(text: str) -> str:
     return _SPACES_RE.sub(" ", text).strip()
 
 
+_URL_CUT_RE = re.compile(r"\bhttps?:(?://\S*[/\-_.=?&#])?$")
+_URL_REST_RE = re.compile(r"^(?://)?[\w\-~%]*[/.?=&#][\w\-.~%/?=&#]")  # its first word is more URL
+
+
 def join_lines(lines: list[str], *, vocabulary: Vocabulary | None = None) -> str:
     """Join the visual lines of one paragraph, repairing words hyphenated at a line end ("perfor-" | "mance") and
     keeping a compound's hyphen there ("worst-" | "performing"). `vocabulary` (hyphenation.document_vocabulary of
@@ -80,6 +84,8 @@ def join_lines(lines: list[str], *, vocabulary: Vocabulary | None = None) -> str
             out = line
         elif out.endswith("\u00ad"):
             out = out[:-1] + line  # a soft hyphen is the typesetter's own mark of a broken word
+        elif _URL_CUT_RE.search(out) and _URL_REST_RE.match(line):
+            out = out + line  # a URL broken at a line end ("https:" | "//host/…", "…/line-" | "spacing.html")
         elif _HYPHEN_END_RE.search(out) and line[:1].islower():
             out = _join_at_hyphen(out, line, vocabulary)
         elif joins_without_space(out[-1], line[0]):

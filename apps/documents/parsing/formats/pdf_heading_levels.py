@@ -32,6 +32,8 @@ _REFERENCES = "References"
 _APPENDIX_LABEL_RE = re.compile(r"^\s*(?:附录|appendix)\s*[A-Z]\b[.:：]?\s*", re.IGNORECASE)
 _TITLE_SIZE_GAP = 4.0  # points above the section headings' size from which a line belongs to the title
 _NUMBERED_SUBS = 2  # numbered sub-headings from which a document's sub-headings are taken to be numbered
+# Declarations after the body: a section of their own whatever size their heading is set in.
+DECLARATIONS = frozenset({"Acknowledgements", "Funding", "Competing interests", "Author contributions"})
 _REPEATED = 3  # a section name printed this often is a sub-heading (a list of examples per subsection)
 
 
@@ -62,7 +64,9 @@ def outline_levels(pages: list[list[RawBlock]], toc: list) -> Levels:
             by_page.setdefault(page, []).append([level, key, False])
     levels: Levels = {}
     for pno, raw_blocks in enumerate(pages, start=1):
-        for raw in raw_blocks:
+        # Largest type first: a section that starts on the contents page is named twice there, and its entry
+        # belongs to the heading, not to its line in the contents list ("第1节 简介" in ctexart's 目录).
+        for raw in sorted(raw_blocks, key=lambda b: -b.max_size):
             level = _match_outline(by_page.get(pno, []), raw.text) if raw.text else None
             if level is not None:
                 levels[id(raw)] = level
@@ -86,9 +90,15 @@ def _with_unlisted_names(pages: list[list[RawBlock]], levels: Levels) -> Levels:
         if id(b) in levels or len(b.lines) > 2 or parse_label(b.text) is not None:
             continue
         size, bold = _style(b)
-        if abs(size - top_size) > 0.25 or (bold != top_bold and top_size <= body_size + 0.9):
+        name = canonical_section(b.text)
+        standalone = len(b.lines) == 1 and not b.text.rstrip().endswith((".", ":"))  # not a run-in label
+        if name is not None and name.name in DECLARATIONS and standalone and (bold or size > body_size + 0.9):
+            out[id(b)] = top  # USENIX and NeurIPS set "Acknowledgements" a size smaller, as an unnumbered subsection
             continue
-        if canonical_section(b.text) is not None or CONTENTS_TITLE_RE.match(b.text.strip()):
+        # One half-point step apart is one size: a Latin face and a CJK face of one size differ in their boxes.
+        if abs(size - top_size) > 0.5 or (bold != top_bold and top_size <= body_size + 0.9):
+            continue
+        if name is not None or CONTENTS_TITLE_RE.match(b.text.strip()):
             out[id(b)] = top
     return out
 

@@ -19,6 +19,7 @@ Style = tuple[float, bool]
 
 _MAX_CHARS = 150  # a heading is a line or two, never a paragraph
 _MAX_LINES = 3
+_MIN_REPEATS = 3  # a style of the document's own headings recurs at least this often
 _NUMBERED_RE = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+\S")
 _ROMAN_RE = re.compile(r"^\s*[IVXLC]+\.\s+\S")
 _SUB_RE = re.compile(r"^\s*\d+\.\d+(?:\.\d+)*\.?\s+[^\W\d_]")
@@ -39,7 +40,7 @@ def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], d
     anchors = [b for page in pages for b in page if _short(b) and _style(b) != body and _is_section_name(b)]
     anchors = [b for b in anchors if _emphasised(_style(b), body)]
     if len(anchors) < 2:
-        return pages, {}
+        return pages, repeated_style_headings(pages, body)
     section_style = Counter(_style(b) for b in anchors).most_common(1)[0][0]
     numbered_doc = sum(bool(_NUMBERED_RE.match(b.text) or _ROMAN_RE.match(b.text)) for b in anchors) * 2 > len(anchors)
     anchor_ids = {id(b) for b in anchors}
@@ -66,6 +67,38 @@ def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], d
             if level == 1:
                 top_canonical = None
     return pages, levels
+
+
+def repeated_style_headings(pages: list[list[RawBlock]], body: Style) -> dict[int, int]:
+    """Headings of a document whose section names are its own ("Editions", "Usage", "Shorthands"): short
+    title-like lines in an emphasised style that recurs on several pages. The largest such style is the top
+    level, the next one down level 2; a known section name in another emphasised style ("References" set as a
+    chapter) is top level too."""
+    candidates = [
+        (pno, b)
+        for pno, page in enumerate(pages)
+        for b in page
+        if len(b.lines) <= 2 and _looks_like_heading(b) and _style(b) != body and _emphasised(_style(b), body)
+    ]
+    counts = Counter(_style(b) for _, b in candidates)
+    pages_of: dict[Style, set[int]] = {}
+    for pno, b in candidates:
+        pages_of.setdefault(_style(b), set()).add(pno)
+    styles = sorted(
+        (st for st, n in counts.items() if n >= _MIN_REPEATS and len(pages_of[st]) >= 2),
+        key=lambda st: (-st[0], not st[1]),
+    )
+    if not styles:
+        return {}
+    rank = {st: level for level, st in enumerate(styles[:2], start=1)}
+    levels = {}
+    for _, b in candidates:
+        level = next((lv for st, lv in rank.items() if _same_style(_style(b), st)), None)
+        if level is None and _is_section_name(b):
+            level = 1
+        if level is not None:
+            levels[id(b)] = _number_level(b.text) or level
+    return levels
 
 
 def _looks_like_heading(b: RawBlock) -> bool:

@@ -35,6 +35,11 @@ from .pdf_layout import RawBlock, RawLine
 
 LINE_GAP = 1.0  # largest gap between two lines of one paragraph, in line heights (CJK leading is about 0.7)
 MAX_LINE_GAP = 2.5  # ... or the page's usual gap for the type size, up to this many line heights (double spacing)
+# Baseline to baseline, in type sizes: a wrapped heading's lines are closer than this, a subtitle and the heading
+# under it ("Please don't read on." over "Editions") further apart. A cover's title may be set as loose (dlnu's
+# two-line Chinese title), so only a line that ends a sentence is cut off from the one below.
+LOOSE_PITCH = 1.6
+_ENDS_SENTENCE = re.compile(r"[.!?\u3002\uff01\uff1f]\s*$")
 USUAL_SLACK = 1.15  # a gap this much over the usual one (plus a point) is a paragraph's or a section's spacing
 RUNNING_WIDTH = 0.35  # a line this share of the page's text width wide is running text (a column's is ~0.48)
 MIN_USUAL = 2  # line pairs of running text with one gap needed before it counts as the usual gap of its size
@@ -154,6 +159,12 @@ def _continues(
     limit = max(LINE_GAP * height, min(MAX_LINE_GAP * height, USUAL_SLACK * usual.get(round(size), 0.0) + 1.0))
     if first.bbox[1] <= last.bbox[1] or not -0.3 * height <= gap <= limit:
         return False
+    if (
+        round(size) not in usual
+        and first.bbox[1] - last.bbox[1] > LOOSE_PITCH * size
+        and _ENDS_SENTENCE.search(last.text)
+    ):
+        return False  # a size no running text is set in: a sentence, then a line this far below, are two headings
     indented = first.bbox[0] > last.bbox[0] + INDENT * size
     if (indented and not _hangs(previous, first, size)) or first.bbox[0] < last.bbox[0] - COLUMN * size:
         return False
