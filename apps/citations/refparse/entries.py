@@ -87,8 +87,8 @@ def _detect(lines: list[RefLine]) -> list[RawEntry]:
         if len(labelled) >= _MIN_ENTRIES and _share(labelled, _entry_like) >= 0.5:
             return labelled
         author_year = _through_last_reference(author_year_entries(lines, start))
-        if len(author_year) >= _MIN_ENTRIES and _share(author_year, _author_year_like) >= 0.7:
-            return [e for e in author_year if _author_year_like(_entry_text(e))]
+        if len(author_year) >= _MIN_ENTRIES and sum(ok for _, ok in author_year) / len(author_year) >= 0.7:
+            return [e for e, ok in author_year if ok]
     return _headless(lines)  # levels 2 and 3
 
 
@@ -142,11 +142,12 @@ def _authored_entry(text: str) -> bool:
     return looks_like_reference(text) or bool(fields["title"])
 
 
-def _through_last_reference(entries: list[RawEntry]) -> list[RawEntry]:
-    """The list up to its last entry that reads as one: what its region ran on into (an index of subjects after
-    the bibliography, "appendixes, 4") is not part of it."""
-    last = max((i for i, e in enumerate(entries) if _author_year_like(_entry_text(e))), default=-1)
-    return entries[: last + 1]
+def _through_last_reference(entries: list[RawEntry]) -> list[tuple[RawEntry, bool]]:
+    """Each entry with whether it reads as an author-year entry, up to the last that does: what the list's region
+    ran on into (an index of subjects after the bibliography, "appendixes, 4") is not part of it."""
+    marked = [(e, _author_year_like(_entry_text(e))) for e in entries]
+    last = max((i for i, (_, ok) in enumerate(marked) if ok), default=-1)
+    return marked[: last + 1]
 
 
 def _author_year_like(text: str) -> bool:

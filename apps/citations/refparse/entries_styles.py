@@ -250,8 +250,11 @@ def _drop_publisher(title: str) -> str:
 # Staff. Title. …"). A given name is written out (initials alone are the grammars above).
 _WORD = r"[A-Z\u00c0-\u00de][\w'\u2019\-]+"
 _GIVEN = rf"(?:{_WORD}|[A-Z]\.)"
-_SURNAME_GIVEN = rf"(?:{_WORD}\s)?{_WORD},\s(?={_WORD}){_GIVEN}(?:\s{_GIVEN}){{0,3}}"
-_FIRST_FULL = rf"(?P<first>(?:{_WORD}\s)?{_WORD}),\s(?={_WORD}){_GIVEN}(?:\s{_GIVEN}){{0,3}}"
+_FAMILY = rf"(?:{_WORD}\s)?{_WORD}"  # "Knuth", "Le Carré"
+_GIVENS = rf",\s(?={_WORD}){_GIVEN}(?:\s{_GIVEN}){{0,3}}"  # ", Donald Ervin", ", Tom A."
+_SURNAME_GIVEN = _FAMILY + _GIVENS
+_FIRST_FULL = rf"(?P<first>{_FAMILY}){_GIVENS}"
+_FAMILY_FIRST_RE = re.compile(rf"({_FAMILY}),")
 # The others "Given Names Surname" (biblatex) or "Surname, Given Names" again (asmeconf.bst: "Gibson, Tom A. and
 # Tucker, Matthew A."); an editor's "(ed.)" may close the list, and so may the full stop of a last initial.
 _OTHER_FULL = rf"(?:{_SURNAME_GIVEN}|{_GIVEN}(?:\s{_GIVEN}){{0,3}}\s{_WORD})"
@@ -272,7 +275,7 @@ def full_name_authors(text: str) -> dict | None:
     first (biblatex, Chicago), or a list of Chinese names."""
     if m := _FULL_NAMES_RE.match(text):
         others = [
-            o.group(1) if (o := re.match(rf"((?:{_WORD}\s)?{_WORD}),", name)) else name.split()[-1]
+            o.group(1) if (o := _FAMILY_FIRST_RE.match(name)) else name.split()[-1]
             for name in re.findall(_OTHER_FULL, m.group("others"))
         ]
         authors = [m.group("first"), *others]

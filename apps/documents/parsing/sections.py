@@ -80,13 +80,12 @@ _ALIASES: dict[str, tuple[str, ...]] = {
 # rank 1 is about rank 7). An appendix is the document's own content (NIST SP 800-223's "A.2. Virtualized and
 # Containerized HPC Environments"): ranked as the body is. (Until 2026-12-03 all of these were 0.)
 DECLARATION_WEIGHT = 0.9
+# Declarations after the body: sections of their own, whatever size their heading is set in.
+DECLARATIONS = frozenset({"Acknowledgements", "Funding", "Competing interests", "Author contributions"})
 WEIGHTS: dict[str, float] = {
     "Abstract": 1.05,
     "References": 0.0,
-    "Acknowledgements": DECLARATION_WEIGHT,
-    "Funding": DECLARATION_WEIGHT,
-    "Competing interests": DECLARATION_WEIGHT,
-    "Author contributions": DECLARATION_WEIGHT,
+    **dict.fromkeys(sorted(DECLARATIONS), DECLARATION_WEIGHT),
 }
 DEFAULT_WEIGHT = 1.0
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..sections import canonical_section
+from ..sections import DECLARATIONS, canonical_section
 from ..textutil import normalise_for_match
 from .pdf_furniture import CONTENTS_TITLE_RE
 from .pdf_heading_fragments import join_heading_fragments
@@ -32,8 +32,6 @@ _REFERENCES = "References"
 _APPENDIX_LABEL_RE = re.compile(r"^\s*(?:附录|appendix)\s*[A-Z]\b[.:：]?\s*", re.IGNORECASE)
 _TITLE_SIZE_GAP = 4.0  # points above the section headings' size from which a line belongs to the title
 _NUMBERED_SUBS = 2  # numbered sub-headings from which a document's sub-headings are taken to be numbered
-# Declarations after the body: a section of their own whatever size their heading is set in.
-DECLARATIONS = frozenset({"Acknowledgements", "Funding", "Competing interests", "Author contributions"})
 _REPEATED = 3  # a section name printed this often is a sub-heading (a list of examples per subsection)
 
 
