@@ -18,7 +18,7 @@ import re
 from apps.documents.parsing import ChunkDraft, ParsedDocument
 from apps.documents.parsing.textutil import join_lines, normalise_for_match
 
-from .entries_fields import parse_entry
+from .entries_fields import DITTO_YEAR_RE, parse_entry
 from .entries_labels import alpha_entries, strip_alpha_label
 from .entries_lines import RefLine, document_lines
 from .entries_split import (
@@ -38,9 +38,24 @@ from .types import ReferenceEntry
 
 _MIN_ENTRIES = 2
 _LEVEL2_MIN_ENTRIES = 3
-_YEAR_SLOT_RE = re.compile(r"\(\d{4}[a-z]?\)|[.;]\s\d{4}[a-z]?;")
+_YEAR_SLOT_RE = re.compile(
+    r"(?<!\w)\((?:1[5-9]|20)\d{2}[a-z]?\)|[.;]\s(?:1[5-9]|20)\d{2}[a-z]?;"
+)  # a year, not an issue "(7193)", "55(1903)"
 _DOI_RE = re.compile(r"\b10\.\d{4,9}/\S+")
 _URL_RE = re.compile(r"https?://|\bwww\.")
+# A name starts the entry: a capital or a CJK character, after lower-case particles ("d’Aspremont", "van der")
+# and an APA descriptor ("[dataset] Kaul, H.").
+_NAME_START_RE = re.compile(
+    r"^(?:\[[a-z][a-z ]{2,20}\]\s*)?"
+    r"(?:[a-z]{1,3}['\u2019]|(?:van|von|de|der|den|da|di|du|la|le|del|dos|ten|ter)\s)*"
+    r"[^\W\d_a-z](?![.\d]*\d)"
+)
+# Names in Chinese are short and followed by their year: "钟文发(1996)。", "胡振震, 2018." (a paragraph of prose
+# that starts with a character and holds "GB/T 7714-2005" somewhere is not an entry).
+_CJK_NAMES_YEAR_RE = re.compile(
+    r"^[^(（\d]{1,60}?[(（]?(?:1[5-9]|20)\d{2}[a-z]?(?:[–-](?:1[5-9]|20)\d{2})?(?:[)）]|[.,。，])"
+)
+_CJK_RE = re.compile(r"[\u3400-\u9fff]")
 _PROBE = 40  # normalised characters of an entry looked up in chunk text
 
 
@@ -77,10 +92,13 @@ def find_reference_entries(
 
 
 def _detect(lines: list[RefLine]) -> list[RawEntry]:
+    single: list[RawEntry] = []
     for start in _heading_starts(lines):  # level 1
         numbered = numbered_entries(lines, start)
         if len(numbered) >= _MIN_ENTRIES and _share(numbered, _entry_like) >= 0.5:
             return numbered
+        if len(numbered) == 1 and not single and _authored_entry(_entry_text(numbered[0])):
+            single = numbered  # a list of one ("[1] J. Bruix and M. Sherman, …"), if nothing longer is found
         if numbered:
             continue  # a numbered start that does not read like references: not an author-year list either
         labelled = alpha_entries(lines, start)
@@ -89,7 +107,7 @@ def _detect(lines: list[RefLine]) -> list[RawEntry]:
         author_year = _through_last_reference(author_year_entries(lines, start))
         if len(author_year) >= _MIN_ENTRIES and sum(ok for _, ok in author_year) / len(author_year) >= 0.7:
             return [e for e, ok in author_year if ok]
-    return _headless(lines)  # levels 2 and 3
+    return _headless(lines) or single  # levels 2 and 3
 
 
 def _heading_starts(lines: list[RefLine]) -> list[int]:
@@ -155,7 +173,9 @@ def _author_year_like(text: str) -> bool:
     '. “Pottery, …”') and a year, and not two entries run together (two "(2003)" or "; 2003;" years are what a
     missed split looks like)."""
     merged = len(_YEAR_SLOT_RE.findall(_DOI_RE.sub(" ", text))) >= 2  # DOIs may hold "(2005)"
-    start = text[:1].isupper() or bool(DITTO_START_RE.match(text))
+    start = bool(_NAME_START_RE.match(text) or DITTO_START_RE.match(text) or DITTO_YEAR_RE.match(text))
+    if _CJK_RE.match(text):
+        start = bool(_CJK_NAMES_YEAR_RE.match(text))
     return len(text) >= 20 and bool(YEAR_RE.search(text)) and start and not merged
 
 

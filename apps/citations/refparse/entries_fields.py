@@ -42,12 +42,18 @@ _AUTHOR_STYLES = {
 }
 _ET_AL_RE = re.compile(r"\s*,?\s*(?:et al\.?|and others|\.\.\.)", re.IGNORECASE)
 _YEAR_PAREN_RE = re.compile(r"\((\d{4})[a-z]?\)")
+# The astronomy and physics author-year form: the year straight after the last initial ("Harris, W. E., & van den
+# Bergh, S. 1984, AJ, 89, 1816", "Rudnick, G. et al., 2003, ApJ"), before the closing page that looks like a year.
+_YEAR_AFTER_INITIALS_RE = re.compile(r"(?:\b[A-Z]\.|\bal\.),?\s((?:1[6-9]|20)\d{2})[a-z]?[,.;:]")
 _YEAR_END_RE = re.compile(r"[,.;:\s\(](\d{4})[a-z]?\)?\.?\s*$")
 _YEAR_ANY_RE = re.compile(r"(?<![\d\-\u2013/.:])(\d{4})[a-z]?(?![\d\-\u2013/])")
 _QUOTED_TITLE_RE = re.compile(r"[\u201c\"](.+?)[,.]?[\u201d\"]")
 _LEAD_YEAR_RE = re.compile(r"^\s*[.,:]?\s*(?:\(\d{4}[a-z]?(?:,\s*[A-Za-z][^)]{0,25})?\)|\d{4}[a-z]?)[.,:]?\s*")
 # The ditto dash of IEEE/ACM lists ("——, “Title,” …"; when its glyph is not extracted only ", “Title,”" is left).
 _DITTO_RE = re.compile(r"^\s*(?:[\u2014\u2013\u2012_\-]{2,}\s*[,.]?\s*|[,.]\s*(?=[\u201c\"])|[,.]\s+)")
+# The entry of the author above whose rule the text layer lost, starting with what follows the names: "(2004)
+# “Balanced …”", "ed. (2009) Mainstreaming Sex …" (econ.bst, Chicago author-date).
+DITTO_YEAR_RE = re.compile(r"^\s*(?:eds?\.\s+)?\((?:\d{4}[a-z]?|n\.d\.)\)")
 _WEB_TITLE_RE = re.compile(r"^([^\s\u2014\-][^:/]{2,150}?)\.?\s+[-\u2013\u2014]\s+(?:https?://|www\.)\S+\.?$")
 _LEADING_QUOTE_RE = re.compile(r"^\s*[\u201c\"](.+?)[,.]?[\u201d\"]")
 
@@ -66,7 +72,7 @@ def parse_year(text: str, max_year: int = 2100) -> int | None:
     """Year of publication: "(1995)" in author-year styles, the closing year in IEEE styles, else the first
     standalone four-digit year (page ranges and DOIs are skipped)."""
     body = _DOI_RE.sub(" ", text)
-    for rx in (_YEAR_PAREN_RE, _YEAR_END_RE):
+    for rx in (_YEAR_PAREN_RE, _YEAR_AFTER_INITIALS_RE, _YEAR_END_RE):
         m = rx.search(body)
         if m and 1600 <= int(m.group(1)) <= max_year:
             return int(m.group(1))
@@ -131,6 +137,8 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
     ditto = _DITTO_RE.match(text)
     if ditto and previous_authors:
         return _after_authors(text, ditto.end(), previous_authors, comma=True)
+    if (dated_ditto := DITTO_YEAR_RE.match(text)) and previous_authors:
+        return _after_authors(text, dated_ditto.end(), previous_authors, comma=False)
     if web := _WEB_TITLE_RE.match(text):  # "SPECJVM98 - http://www.spec.org/jvm98/." (a web page, no author)
         return {"title": web.group(1).strip()}
     if quoted := _LEADING_QUOTE_RE.match(text):  # no author: the entry starts with its quoted title
@@ -168,6 +176,8 @@ def _quoted_after_names(text: str) -> dict | None:
         parts = [p.strip() for p in piece.split(",")]
         pairs = [", ".join(parts[i : i + 2]) for i in range(0, len(parts), 2)] if len(parts) % 2 == 0 else [piece]
         surnames += [m.group(1) for pair in pairs if (m := _SURNAME_FIRST_RE.match(pair))]
+    if not surnames and quoted.start() > 80:
+        return None  # a long unnamed lead-in is a note ("This is a note. … “Notes and References”."), not names
     return {
         "authors": surnames,
         "title": quoted.group(1).strip(" ,."),
@@ -217,6 +227,8 @@ def is_sane_title(title: str, text: str, authors: list[str]) -> bool:
         return False
     if not re.search(r"[^\W\d_]", title):
         return False
+    if re.search(r"\b\d+,\s*\d+\s*\((?:1[6-9]|20)\d{2}\)", title) or re.match(r"^arXiv:", title, re.IGNORECASE):
+        return False  # the venue of a physics entry ("Nature 443, 409 (2006)") or a preprint number, not a title
     if re.match(r"^(?:[A-Z]\.\s?){1,3}[,;]", title):  # initials the author reading stopped in front of
         return False
     if re.match(r"^[^\s,]+(?:\s[^\s,]+)?,\s(?:[A-Z]\.\s?-?){1,3}(?:,|\s+AND\b|\s+and\b)", title):

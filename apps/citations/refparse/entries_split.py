@@ -15,7 +15,7 @@ from apps.documents.parsing.sections import REFERENCE_SIGNAL
 
 from .entries_lines import RefLine
 
-_ANCHOR_RE = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?!\d))\s*")
+_ANCHOR_RE = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?!\d)|\((\d{1,4})\)(?=\s))\s*")  # [1], 1., (1) (ACS)
 # "…2011. [2] O. Detry, …": a block or line holding the end of one entry and the start of the next.
 _MIDLINE_RE = re.compile(r"(?<=[.,;:)\u201d\"\w])\s+(?=\[\d{1,4}\]\s+\S)")
 _LINK_WORDS = r"PubMed Abstract|Publisher Full Text|Free Full Text|Reference Source|Google Scholar|PubMed Central|"
@@ -25,12 +25,13 @@ LINK_TAIL_RE = re.compile(r"(?:\s*\|?\s*(?:PubMed Abstract|Publisher Full Text|F
 _STOP_RE = re.compile(
     r"^(?:acknowledg|\u00a9|\(c\)\s*\d{4}|copyright\b|submit your (?:next )?manuscript|received:|accepted:|"
     r"published(?: online)?:|citation:|conflicts? of interest|competing interests?|authors?['\u2019]? contributions?|"
-    r"funding\b|(?:fig(?:ure)?\.?|table|scheme)\s*s?\d+[.:|]|supplementary (?:material|information)|appendix\b|"
+    r"funding\b|(?:fig(?:ure)?\.?|table|scheme)\s*s?[A-Z]?\d+(?:[.:|\u2014]|\s+[A-Z])|"
+    r"supplementary (?:material|information)|appendix\b|"
     r"open peer review|referee report|abbreviations\b|cite this article)",
     re.IGNORECASE,
 )
 SIGNAL_RE = REFERENCE_SIGNAL  # one definition of what a reference entry is made of, shared with the chunker
-YEAR_RE = re.compile(r"\b(?:1[6-9]|20)\d{2}[a-z]?\b|\bin press\b|\bn\.d\.", re.IGNORECASE)
+YEAR_RE = re.compile(r"\b(?:c(?=\d))?(?:1[6-9]|20)\d{2}[a-z]?\b|\bin press\b|\bn\.d\.", re.IGNORECASE)  # "c1980": ©
 _AUTHOR_START_RE = re.compile(
     r"^(?:(?:van|von|de|der|den|da|di|du|la|le|del|dos|St\.)\s)*[A-Z\u00c0-\u00de][\w'\u2019\-]+(?:\s[A-Z][\w'\u2019\-]+)?"
     r"(?:,\s?(?:[A-Z]\.\s?-?){1,4}|\s[A-Z]{1,4}\b[,.:]?|,\s[A-Z][a-z]+\s)"
@@ -40,6 +41,9 @@ _SECTION_NUMBER_RE = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVX]{1,5}\.|
 # punctuation after the rule (". “Title", ", ed. n.d."); no line of running text starts with a full stop or comma.
 DITTO_START_RE = re.compile(r"^(?:[\u2014\u2013_\-]{2,}|[.,](?=\s))")
 _NAMES_REFERENCES_RE = re.compile(r"参考文献|\b(?:references|bibliography)\b", re.IGNORECASE)
+_DITTO_EXTRA = 12.0  # points beyond the continuation indent that mark a line starting after a ditto rule
+# A line that only goes on with the entry above: a URL or DOI set flush left because it is too long to indent.
+_CONTINUES_RE = re.compile(r"^(?:https?://|doi:|www\.)", re.IGNORECASE)
 _MAX_SKIP = 15  # lines of another type size tolerated inside a list before the list counts as left
 
 
@@ -66,7 +70,13 @@ def anchor(line: RefLine) -> int | None:
     m = _ANCHOR_RE.match(line.text)
     if not m or len(line.text) <= m.end():
         return None  # a bare label without text is not an entry start
-    return int(m.group(1) or m.group(2))
+    return int(m.group(1) or m.group(2) or m.group(3))
+
+
+def _label_form(line: RefLine) -> int:
+    """Which of the label forms ([1], 1., (1)) a line starts with: one list keeps one form."""
+    m = _ANCHOR_RE.match(line.text)
+    return next((g for g in (1, 2, 3) if m and m.group(g)), 0)
 
 
 def strip_anchor(text: str) -> str:
@@ -103,7 +113,7 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
     first = next((j for j in range(start, min(start + first_within, n)) if anchor(lines[j]) == 1), None)
     if first is None:
         return []
-    size = lines[first].size
+    size, form = lines[first].size, _label_form(lines[first])
     entries: list[RawEntry] = []
     closed_at: int | None = None
     by_heading = False
@@ -113,7 +123,7 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
         line = lines[i]
         num = anchor(line)
         k = entries[-1].number if entries else 0
-        if num is not None and k < num <= k + 2 and _same_size(line, size):
+        if num is not None and k < num <= k + 2 and _same_size(line, size) and _label_form(line) == form:
             if closed_at is not None and i - closed_at > 40:
                 if jumps >= max_jumps or not _confirmed(lines, i, num, size):
                     continue
@@ -127,7 +137,7 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
             continue
         if closed_at is not None:
             continue
-        if looks_like_heading(line, size):
+        if looks_like_heading(line, size) and not _other_column(line, entries[-1].lines[-1], lines, i, k + 1):
             # The next section's list is another list, even if it reads as one; unless that section names
             # references too and its labels go on (caspervector: "12. 其它参考文献示例" goes on from [9]).
             closed_at, by_heading = i, not _NAMES_REFERENCES_RE.search(line.text)
@@ -141,6 +151,8 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
         if not _same_size(line, size):
             skipped += 1
             continue
+        if is_stop(line) and _other_column(line, last, lines, i, k + 1):
+            continue  # "Appendix B: …" in the other column, between two entries
         if is_stop(line) or (skipped > _MAX_SKIP and line.page != last.page):
             closed_at = i
             continue
@@ -149,6 +161,13 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
         skipped = 0
     trim_last(entries)
     return entries
+
+
+def _other_column(line: RefLine, last: RefLine, lines: list[RefLine], i: int, label: int) -> bool:
+    """A heading of the other column, read between two entries (revtex's "Appendix B" beside [1] and [2]): on
+    the list's page but not under its last line, and the next label follows."""
+    same_page = bool(line.bbox and last.bbox) and line.page == last.page
+    return same_page and not _below(line, last) and _resumes(lines, i, label)
 
 
 def _resumes(lines: list[RefLine], i: int, label: int, within: int = 60) -> bool:
@@ -198,7 +217,7 @@ def author_year_entries(lines: list[RefLine], start: int) -> list[RawEntry]:
     for line, is_start in zip(region, starts, strict=True):
         if LINK_RE.match(line.text):
             continue
-        if is_start or not entries:
+        if (is_start and not _CONTINUES_RE.match(line.text)) or not entries:
             entries.append(RawEntry(None, [line]))
         else:
             entries[-1].lines.append(line)
@@ -239,8 +258,11 @@ def _starts_by_layout(region: list[RefLine]) -> list[bool]:
     or a link line ("Publisher Full Text") closing the previous entry."""
     lefts = _column_lefts(region)
     indents = [ln.bbox[0] - lefts[_col_key(ln, lefts)] for ln in region]
-    indented = sum(1 for d in indents if 3 <= d <= 40)
-    hanging = 0.2 * len(region) <= indented <= 0.9 * len(region)
+    indented = sorted(d for d in indents if 3 <= d <= 60)
+    hanging = 0.2 * len(region) <= len(indented) <= 0.9 * len(region)
+    # Continuation lines share one indent; a line set clearly deeper holds an entry whose author rule (a 3-em
+    # dash, lost in the text layer) stands where the names would be: "Attwood (2006) …" then "   ed. (2009) …".
+    ditto_indent = indented[len(indented) // 2] + _DITTO_EXTRA if indented else float("inf")
     pitches = sorted(
         b.bbox[1] - a.bbox[1]
         for a, b in itertools.pairwise(region)
@@ -258,7 +280,9 @@ def _starts_by_layout(region: list[RefLine]) -> list[bool]:
             out.append(not LINK_RE.match(line.text))
         elif hanging:
             # The ditto rule stands in the margin, so its entry's text starts indented.
-            out.append(indents[i] < 3 or (bool(DITTO_START_RE.match(line.text)) and prev.text.rstrip().endswith(".")))
+            closed = prev.text.rstrip().endswith(".")
+            ruled = bool(DITTO_START_RE.match(line.text)) or indents[i] > ditto_indent
+            out.append(indents[i] < 3 or (ruled and closed))
         elif prev.page == line.page and abs(prev.bbox[0] - line.bbox[0]) < 40 and line.bbox[1] - prev.bbox[1] > 0:
             # Extra space before a line starts an entry; a little extra only with an author-like start.
             gap = line.bbox[1] - prev.bbox[1]

@@ -18,10 +18,14 @@ import re
 TYPE_CODE_RE = re.compile(r"\s?\[(?:M|C|N|J|D|R|S|P|G|Z|A|K|CP|DB|EB|CM|DS)(?:/(?:OL|MT|DK|CD))?\]")
 # The author list ends at the first full stop (ASCII ". ", or the full-width "．" "。").
 _AUTHORS_END_RE = re.compile(r"\.\s|[．。]\s?")
-_NAME_INITIAL_RE = re.compile(r"(?:^|[.,]\s*|\band\s+)[A-Z]$|\b(?:Jr|Sr)$")
-_ETAL_RE = re.compile(r"^(?:et al\.?|等|他|ほか|외|и др\.?|Jr\.?|Sr\.?)$", re.IGNORECASE)
+_NAME_INITIAL_RE = re.compile(r"(?:^|[.,，、]\s*|\band\s+)[A-Z]$|\b(?:Jr|Sr)$")
+_ETAL_RE = re.compile(r"^(?:et al\.?|eds?\.|等|他|ほか|외|и др\.?|Jr\.?|Sr\.?)$", re.IGNORECASE)
 _LATIN_NAME_RE = re.compile(
-    r"^[A-Z\u00c0-\u00de\u0410-\u042f][\w'\u2019\-.]*(?:\s(?:[A-Z\u00c0-\u00de\u0410-\u042f][\w'\u2019\-.]*|of|and|for|the|on|de|&))*$"
+    r"^[A-Z\u00c0-\u00de\u0410-\u042f][\w'\u2019\-.]*(?:\s(?:[A-Z\u00c0-\u00de\u0410-\u042f][\w'\u2019\-.]*|of|and|for|the|on|de|des|du|van|von|der|la|le|&))*$"
+)
+# The year closing an author list in the author-year form: "(1975a)", "（c1980）", "(1957–1990)", ", 2018".
+_NAMES_YEAR_RE = re.compile(
+    r"(?:\s*[(（]c?((?:1[5-9]|20)\d{2})[a-z]?(?:[–-](?:1[5-9]|20)\d{2})?[)）]|[,，]\s*((?:1[5-9]|20)\d{2})[a-z]?)\s*$"
 )
 _YEAR_RE = re.compile(r"(?<!\d)((?:1[5-9]|20)\d{2})(?!\d)")
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]")  # with kana and Hangul
@@ -37,11 +41,11 @@ def parse_gbt(text: str) -> dict | None:
     if not code:
         return None
     head, tail = text[: code.start()].strip(), text[code.end() :]
-    authors, title = _split_head(head)
+    authors, title, year = _split_head(head)
     title = title.strip(' .,:;\u201c\u201d"')  # caspervector quotes a contribution's title
     if len(title) < 2:
         return None
-    year = _year(tail)
+    year = year or _year(tail)
     return {
         "authors": authors,
         "first_author": authors[0] if authors else "",
@@ -52,20 +56,28 @@ def parse_gbt(text: str) -> dict | None:
     }
 
 
-def _split_head(head: str) -> tuple[list[str], str]:
-    """(authors, title) of the part before the type code. With no full stop it is all title; with one, the part
-    before the first stop that reads as an author list gives the authors ("U.S. Department …" is not cut at
-    "U.S."). When no stop gives an author list, the title is unknown: rather none than one holding the authors."""
+def _split_head(head: str) -> tuple[list[str], str, int | None]:
+    """(authors, title, year) of the part before the type code. With no full stop it is all title; with one, the
+    part before the first stop that reads as an author list gives the authors ("U.S. Department …" is not cut at
+    "U.S."). When no stop gives an author list, the title is unknown: rather none than one holding the authors.
+    The author-year form puts the year after the names ("钟文发(1996)。", "Kennedy (1975a). ", "胡振震, 2018. ")."""
     # A stop after an initial that starts a name ("P. Kime", "and F. Charette", "D. R. Veblen") is not the end;
     # one after an initial that follows a surname ("LI Q.", "CARLSTROM C T.") is.
-    stops = [m for m in _AUTHORS_END_RE.finditer(head) if not _NAME_INITIAL_RE.search(head[: m.start()])]
+    # A stop right before the author-year's year ("Center, Inc. (2000).", "Yufin, ed. (2001).") is inside the names.
+    stops = [
+        m
+        for m in _AUTHORS_END_RE.finditer(head)
+        if not _NAME_INITIAL_RE.search(head[: m.start()]) and not re.match(r"[(（]c?\d{4}", head[m.end() :])
+    ]
     if not stops:
-        return [], head
+        return [], head, None
     for m in stops:
-        names = _author_names(head[: m.start()])
+        segment = head[: m.start()]
+        dated = _NAMES_YEAR_RE.search(segment)
+        names = _author_names(segment[: dated.start()] if dated else segment)
         if names is not None:
-            return names, head[m.end() :].strip()
-    return [], ""
+            return names, head[m.end() :].strip(), int(dated.group(1) or dated.group(2)) if dated else None
+    return [], "", None
 
 
 def _author_names(segment: str) -> list[str] | None:
@@ -79,6 +91,7 @@ def _author_names(segment: str) -> list[str] | None:
     for part in parts:
         if _ETAL_RE.match(part):
             continue
+        part = re.sub(r"\s+(?:et al\.?|ed\.|eds\.)$", "", part)  # "M. Kawahito et al", "S. A. Yufin, ed."
         if _CJK_RE.search(part):
             if len(part) > 30 or re.search(r"[:：]", part):
                 return None
@@ -92,6 +105,8 @@ def _author_names(segment: str) -> list[str] | None:
             names.append(words[0])
         elif len(words) > 1 and all(re.fullmatch(r"(?:[A-Z]\.)+(?:-[A-Z]\.)?", w) for w in words[:-1]):
             names.append(words[-1])  # "P. Lehman", "D. R. Veblen": initials first (GB/T 7714-2005 styles)
+        elif (initials := re.match(r"^(?:(?:[A-Z]\.)+(?:-[A-Z]\.)?\s)+(?=[a-z])", part)) is not None:
+            names.append(part[initials.end() :])  # "D. J. des Marais": a surname with its particle
         else:
             names.append(part)
     return names or None
@@ -112,7 +127,7 @@ def _venue(tail: str) -> str:
         tail = tail[2:]
         host = re.split(r"[.．]\s", tail, maxsplit=2)
         venue = host[1] if len(host) > 1 and host[0] and len(host[0]) < 60 else host[0]
-    elif tail.startswith((".", "．")):
+    elif tail.startswith((".", "．", "。")):
         venue = re.split(r"[,，]\s?(?:\d|\()|\s\d{4}", tail[1:].strip(), maxsplit=1)[0]
         if ":" in venue or "：" in venue:  # "北京: 中华书局": a publisher, not a venue
             return ""
