@@ -81,3 +81,37 @@ def test_a_printed_heading_matches_with_or_without_its_section_number():
     ]
     scores = heading_scores(["INTRODUCTION", "重要提示", "第一节 重要提示", "REFERENCES", "Methods"], blocks)
     assert scores["found"] == 4 and scores["missing"] == ["Methods"]
+
+
+def test_titles_are_scored_only_where_the_style_prints_them():
+    """A physics list prints no article titles: a title parsed there is counted apart as a wrong one, and the share
+    of titles parsed is taken over the files whose entries carry titles."""
+    from types import SimpleNamespace
+
+    from apps.citations.reading_eval import totals
+    from apps.citations.reading_eval.references import reference_scores
+
+    def entries(*titles):
+        return [SimpleNamespace(title=t, text=f"A. Author, {t or 'Phys. Rev. B 53, 7227'} (1996).") for t in titles]
+
+    printed = reference_scores({"ref_count": 2}, entries("A title", ""))
+    physics = reference_scores({"ref_count": 2, "titles_printed": False}, entries("Nature 443", ""))
+    assert printed["titles_printed"] is True and physics["titles_printed"] is False
+    rows = [
+        {
+            "references": r,
+            "headings": {"found": 0, "expected": 0, "same_level": 0},
+            "sections": {"right": 0, "passages": 0},
+            "english_names_on_cjk": 0,
+            "pages_unread": [],
+            "ocr_passages": 0,
+            "tables": 0,
+            "table_passages": 0,
+            "table_rows": 0,
+            "table_rows_boxed": 0,
+        }
+        for r in (printed, physics)
+    ]
+    total = totals(rows)
+    assert total["ref_titles_parsed"] == 0.5  # 1 of the 2 entries of the file that prints titles
+    assert total["ref_titles_where_none_printed"] == 1

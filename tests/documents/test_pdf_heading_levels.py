@@ -358,3 +358,67 @@ def test_a_subtitle_over_the_first_heading_is_not_joined_to_it() -> None:
     wrapped = join_paragraph_lines([block("A heading long enough that it has to wrap onto a second line of", 56),
                                     block("its own", 74)], {})  # fmt: skip
     assert len(wrapped) == 1
+
+
+def test_a_short_outline_and_the_type_style_together_give_the_headings() -> None:
+    """zootaxa's outline lists its two numbered sections; "References" (unnumbered, not in the outline) is set in
+    their style and is a heading too: two pieces of evidence, joined."""
+    body = "Body text of the section, long enough to be a paragraph of running text. " * 4
+    pages = [
+        [_raw("An example manuscript", 60, 17.2), _raw(body, 100)],
+        [_raw("1 Live example", 60, 14.3, bold=True), _raw(body, 90)],
+        [_raw("2 Acknowledgements", 60, 14.3, bold=True), _raw(body, 90), _raw("References", 300, 14.3, bold=True),
+         _raw("Artedi, P. (1793) Ichthyologiae pars IV. Editio II. Grypeswaldiae.", 330)],
+    ]  # fmt: skip
+    pages, levels = find_headings(pages, [[1, "Live example", 2], [1, "Acknowledgements", 3]])
+    top = [b.text for page in pages for b in page if levels.get(id(b)) == 1]
+    assert top == ["1 Live example", "2 Acknowledgements", "References"], top
+
+
+def test_one_section_name_set_well_above_the_text_shows_the_heading_style() -> None:
+    """caspervector-ay: "本文参考文献" in 15 pt over 9 pt entries, then a second list under "其它参考文献示例（…）"
+    in the same style; no outline, no repeated style. The lone name shows the style; a bold one of body size not."""
+    entries = [_raw(f"作者{i}(1996)。题名[M]。北京：出版社。", 100 + 14 * i, 9) for i in range(30)]
+    pages = [
+        [_raw("caspervector-ay 作者–年编码制示例", 60, 18), _raw("本文参考文献", 300, 15), *entries[:15]],
+        [_raw("其它参考文献示例（引自文献(国家标准委2005)）", 60, 15), *entries[15:]],
+    ]
+    pages, levels = find_headings(pages, [])
+    assert [b.text for page in pages for b in page if id(b) in levels] == [
+        "本文参考文献", "其它参考文献示例（引自文献(国家标准委2005)）",
+    ]  # fmt: skip
+    plain = [[_raw("References", 60, 9, bold=True), *entries[:15]], [_raw("Other examples", 60, 9, bold=True)]]
+    assert find_headings(plain, [])[1] == {}
+
+
+def test_a_skipped_section_number_is_forgiven_only_when_it_never_comes() -> None:
+    """emulateapj: a footnote "4 Visiting Programmer, …" of the left column is read between "2. OBSERVATIONS" and
+    "3. HELICITY AMPLITUDES" of the right one, in the headings' small type; section 3 follows, so it is not 4."""
+    body = "Body text of the section, long enough to be a paragraph of running text. " * 4
+    pages = [
+        [_raw("1. INTRODUCTION", 330, 8, x=131), _raw(body, 345, 10), _raw("2. OBSERVATIONS", 480, 8, x=133),
+         _raw(body, 495, 10), _raw("4 Visiting Programmer, Space Telescope Science Institute", 732, 8, x=59),
+         _raw("3. HELICITY AMPLITUDES", 440, 8, x=382), _raw(body, 455, 10), _raw("Ei =", 600, 10, bold=True, x=363)],
+        [_raw("4. FLOATING MATERIAL AND SO FORTH", 244, 8, x=85), _raw(body, 260, 10)],
+    ]  # fmt: skip
+    pages, levels = find_headings(pages, [])
+    top = [b.text for page in pages for b in page if levels.get(id(b)) == 1]
+    assert top == ["1. INTRODUCTION", "2. OBSERVATIONS", "3. HELICITY AMPLITUDES", "4. FLOATING MATERIAL AND SO FORTH"]
+    assert not any(b.text == "Ei =" for page in pages for b in page if id(b) in levels)  # an equation's left side
+
+
+def test_a_chapter_label_over_its_title_joins_it_and_an_outline_entry_that_lost_its_math_matches() -> None:
+    """hepthesis: "Appendix A." on a line of its own with "Pointless extras" under it, both in the chapter size;
+    the outline writes "CP violation in the -meson system" for the printed "… the B-meson system"."""
+    body = "Body text of the chapter, long enough to be a paragraph of running text. " * 4
+    pages = [
+        [_raw("CP violation in the B-meson system", 276, 24.8), _raw(body, 420)],
+        [_raw("The LHCb experiment", 276, 24.8), _raw(body, 420)],
+        [_raw("Appendix A.", 215, 24.8, x=71), _raw("Pointless extras", 279, 24.8), _raw(body, 420)],
+    ]
+    toc = [[1, "CP violation in the -meson system", 1], [1, "The LHCb experiment", 2], [1, "Pointless extras", 3]]
+    pages, levels = find_headings(pages, toc)
+    top = [b.text for page in pages for b in page if levels.get(id(b)) == 1]
+    assert top == ["CP violation in the B-meson system", "The LHCb experiment", "Appendix A. Pointless extras"]
+    apart = join_heading_fragments([[_raw("Appendix A.", 215, 24.8, x=71), _raw(body, 279)]])[0]
+    assert next(b.text for b in apart) == "Appendix A."  # running text under a label is not its title

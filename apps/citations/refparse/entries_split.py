@@ -232,8 +232,11 @@ def _region(lines: list[RefLine], start: int) -> list[RefLine]:
     region: list[RefLine] = []
     skipped = 0
     for line in lines[start:]:
-        if region and line.heading and not line.ref_heading and line.size > size + 0.6 and _below(line, region[-1]):
-            break  # the next section's heading under the list ("APPENDIX A: JOURNAL ABBREVIATIONS"), set larger
+        larger_heading = line.heading and not line.ref_heading and line.size > size + 0.6
+        if region and larger_heading and _below(line, region[-1]) and not _NAMES_REFERENCES_RE.search(line.text):
+            # The next section's heading under the list ("APPENDIX A: JOURNAL ABBREVIATIONS"), set larger; one
+            # that names references again is the list's second part ("其它参考文献示例").
+            break
         if not _same_size(line, size):
             skipped += 1
             continue

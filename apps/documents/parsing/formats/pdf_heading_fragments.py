@@ -28,6 +28,7 @@ _NUMBER_ONLY_RE = re.compile(
 # A capital set apart from the rest of its small-capital word: "I NTRODUCTION", "R ELATED W ORK".
 _SMALL_CAPS_RE = re.compile(r"\b([A-Z]) ([A-Z]{2,})\b")
 _MAX_TITLE_CHARS = 160
+_CHAPTER_LARGER = 4.0  # points above the body's size: a chapter's label and title, set large on lines of their own
 # How a heading that may go on over a second line starts: a section number, or "Appendix".
 _HEADING_START_RE = re.compile(r"^(?:(?:[IVXLC]+\.|\d+(?:\.\d+)*\.?|[A-Z]\.)\s+\S|APPENDIX\b|Appendix\b)")
 
@@ -40,17 +41,17 @@ def join_heading_fragments(pages: list[list[RawBlock]]) -> list[list[RawBlock]]:
                 for line in b.lines:
                     line.text = unspace_letters(join_small_caps(line.text))
                 b.refresh()
-    return [_join_two_line_headings(_join_numbers(join_spaced_characters(page)), body) for page in pages]
+    return [_join_two_line_headings(_join_numbers(join_spaced_characters(page), body), body) for page in pages]
 
 
-def _join_numbers(blocks: list[RawBlock]) -> list[RawBlock]:
+def _join_numbers(blocks: list[RawBlock], body: tuple[float, bool]) -> list[RawBlock]:
     blocks = [part for b in blocks for part in _split_trailing_number(b)]
     out = list(blocks)
     used: set[int] = set()
     for i, number in enumerate(blocks):
         if len(number.lines) != 1 or not _NUMBER_ONLY_RE.match(number.text):
             continue
-        title = _title_right_of(number, blocks, used)
+        title = _title_right_of(number, blocks, used) or _title_below(number, blocks, used, body)
         if title is None:
             continue
         j = next(k for k, b in enumerate(blocks) if b is title)
@@ -95,6 +96,23 @@ def _title_right_of(number: RawBlock, blocks: list[RawBlock], used: set[int]) ->
         if beside and re.search(r"[^\W\d_]", b.text) and (best is None or gap < best[0]):
             best = (gap, b)
     return best[1] if best else None
+
+
+def _title_below(number: RawBlock, blocks: list[RawBlock], used: set[int], body: tuple) -> RawBlock | None:
+    """A thesis chapter's label on a line of its own with the title under it ("Appendix A." over "Pointless
+    extras", both in the chapter size): the next block, in the label's size well above the text's, left-aligned
+    with it and at most three of its lines below."""
+    i = next(k for k, b in enumerate(blocks) if b is number)
+    if i + 1 >= len(blocks) or id(number) in used:
+        return None
+    title = blocks[i + 1]
+    size = number.max_size
+    if id(title) in used or len(title.lines) > 2 or size < body[0] + _CHAPTER_LARGER:
+        return None
+    gap = title.bbox[1] - number.bbox[3]
+    aligned = abs(title.bbox[0] - number.bbox[0]) <= 20
+    same_size = abs(title.max_size - size) <= 0.5
+    return title if aligned and same_size and 0 <= gap <= 3 * size and re.search(r"[^\W\d_]{2}", title.text) else None
 
 
 def _join_two_line_headings(blocks: list[RawBlock], body: tuple[float, bool]) -> list[RawBlock]:

@@ -44,8 +44,11 @@ def find_headings(pages: list[list[RawBlock]], toc: list) -> tuple[list[list[Raw
     numbered = numbered_levels(styled_pages, styled)
     if numbered:
         return styled_pages, numbered
-    if len(styled) > len(levels):
-        return styled_pages, styled
+    # A short outline (zootaxa lists its two numbered sections, not "References") and the type style's headings
+    # are both evidence: together they are the document's headings.
+    merged = {**styled, **levels}
+    if len(merged) > len(levels):
+        return styled_pages, merged
     return pages, levels
 
 
@@ -121,12 +124,23 @@ def _match_outline(candidates: list[list], text: str) -> int | None:
     keys.add(normalise_for_match(_APPENDIX_LABEL_RE.sub("", text)))  # "附录A LaTeX环境的安装" listed without "附录A"
     matches = [c for c in candidates if not c[2] and c[1] in keys]
     if not matches:
+        # An outline entry loses what was set in math ("CP violation in the -meson system" for the printed
+        # "… the B-meson system"): the entry's letters in order, with a few more printed.
+        matches = [c for c in candidates if not c[2] and any(_lost_math(c[1], key) for key in keys)]
+    if not matches:
         return None
     # Abstract sub-heads ("Background") repeat body section names on page 1 but are usually run
     # into the text; when two outline entries fit, the more major one is the real block heading.
     best = min(matches, key=lambda c: c[0])
     best[2] = True
     return best[0]
+
+
+def _lost_math(entry: str, printed: str, extra: int = 3) -> bool:
+    if len(entry) < 10 or not 0 < len(printed) - len(entry) <= extra:
+        return False
+    rest = iter(printed)
+    return all(ch in rest for ch in entry)  # the entry is a subsequence of the printed heading
 
 
 # --- numbering ---------------------------------------------------------------------------------------------

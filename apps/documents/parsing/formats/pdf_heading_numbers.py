@@ -66,6 +66,9 @@ def parse_label(text: str) -> Label | None:
     return None
 
 
+MATH_ENDS = ("=", "+", "\u2212", "\u00d7", "<", ">", "\u2264", "\u2265")  # "Ei =": a display equation's left side
+
+
 def heading_like(block: RawBlock, label: Label | None) -> bool:
     """Short, a title after the label (capital or CJK first, not a sentence), not a caption, a table-of-contents
     line or a reference entry."""
@@ -76,6 +79,8 @@ def heading_like(block: RawBlock, label: Label | None) -> bool:
     if not title or not (title[0].isupper() or _cjk(title[0]) or title[0] in "“\"'(") or _TOC_LINE_RE.search(text):
         return False
     if title.endswith((".", ",", ";", "。", "，", "；")) and not title.endswith(("et al.", "Etc.")):
+        return False
+    if title.endswith(MATH_ENDS):
         return False
     letters = sum(ch.isalpha() for ch in title)
     if letters < 2 and not any(_cjk(ch) for ch in title):
@@ -110,8 +115,11 @@ def top_chain(entries: list[tuple[int, Label, tuple]]) -> list[int]:
             if members[start][1] > 10:
                 continue
             chain = [members[start]]
-            for item in members[start + 1 :]:
-                if 1 <= item[1] - chain[-1][1] <= 2:
+            for k, item in enumerate(members[start + 1 :], start=start + 1):
+                step = item[1] - chain[-1][1]
+                # A skipped number is forgiven only when it never comes: "4 Visiting Programmer" (a footnote of
+                # the left column) is not section 4 when "3. HELICITY AMPLITUDES" follows in the right one.
+                if step == 1 or (step == 2 and all(m[1] != item[1] - 1 for m in members[k + 1 :])):
                     chain.append(item)
             if len(chain) > len(best.get(scheme, [])):
                 best[scheme] = chain
