@@ -175,3 +175,22 @@ def test_astronomy_entries_end_at_a_figure_caption_and_take_the_year_after_the_i
     assert [_entry_text(e) for e in entries] == [text for _, text in rows[:3]]
     assert parse_year(rows[0][1]) == 1984  # not the page 1816 at the end
     assert parse_entry("J. Kasprzak, M. Richard, et al., Nature 443, 409 (2006).")["title"] == ""
+
+
+def test_full_width_labels_and_type_codes_of_a_chinese_thesis_are_read() -> None:
+    """HIT Shenzhen's thesis sets "［1］" and "［J］" in full-width brackets: the same marks as "[1]" and "[J]"."""
+    from apps.citations.refparse.entries import find_reference_entries
+    from apps.documents.parsing import chunk_document, parse_document
+
+    text = (
+        "第1章 绪论\n\n正文引用了两篇文献。\n\n参考文献\n\n"
+        "［1］ 任春珍，杨再华，孙刚，等. 空环境飞行器交会对接设备精测工艺方法研究［J］. "
+        "航天器环境工程，2010，27（6）：768-771.\n\n"
+        "［2］ GRAVAGNE I A，RAHN C D. Large Deflection Dynamics and Control for Planar Continuum Robots ［J］. "
+        "IEEE/ASME Transactions on Mechatronics，2003，8（2）：299-307.\n"
+    )
+    parsed = parse_document(text.encode("utf-8"), "thesis.md")
+    entries = find_reference_entries(parsed, chunk_document(parsed))
+    assert [e.number for e in entries] == [1, 2]
+    assert entries[0].title == "空环境飞行器交会对接设备精测工艺方法研究" and entries[0].year == 2010
+    assert entries[1].authors[:2] == ["GRAVAGNE", "RAHN"]

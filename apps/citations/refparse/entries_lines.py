@@ -36,6 +36,9 @@ class RefLine:
     text_box: tuple[float, float, float, float] | None = None  # a merged label line: the box of its text part
 
 
+_FULL_WIDTH_BRACKETS = str.maketrans({"\uff3b": "[", "\uff3d": "]"})
+
+
 def document_lines(parsed: ParsedDocument, data: bytes | None = None) -> list[RefLine]:
     info = map_sections(parsed.blocks)
     flags = []
@@ -49,6 +52,8 @@ def document_lines(parsed: ParsedDocument, data: bytes | None = None) -> list[Re
         lines = _block_lines(parsed, flags)
     own_doi = (parsed.metadata.get("doi") or "").lower()
     for line in lines:
+        # Chinese theses set labels and type codes in full-width brackets ("［1］ 任春珍. …［J］"): the same marks.
+        line.text = line.text.translate(_FULL_WIDTH_BRACKETS)
         # The article's own DOI ("doi:10.1186/… Cite this article as") is a footer under the list, never part
         # of an entry: marked like a heading, so it ends the list.
         if own_doi and own_doi in line.text.lower():
