@@ -173,9 +173,10 @@ def _author_year_like(text: str) -> bool:
     '. “Pottery, …”') and a year, and not two entries run together (two "(2003)" or "; 2003;" years are what a
     missed split looks like)."""
     merged = len(_YEAR_SLOT_RE.findall(_DOI_RE.sub(" ", text))) >= 2  # DOIs may hold "(2005)"
-    start = bool(_NAME_START_RE.match(text) or DITTO_START_RE.match(text) or DITTO_YEAR_RE.match(text))
     if _CJK_RE.match(text):
         start = bool(_CJK_NAMES_YEAR_RE.match(text))
+    else:
+        start = bool(_NAME_START_RE.match(text) or DITTO_START_RE.match(text) or DITTO_YEAR_RE.match(text))
     return len(text) >= 20 and bool(YEAR_RE.search(text)) and start and not merged
 
 

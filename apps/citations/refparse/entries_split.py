@@ -67,16 +67,18 @@ def split_midline(lines: list[RefLine]) -> list[RefLine]:
 
 
 def anchor(line: RefLine) -> int | None:
+    label = _label(line)
+    return label[0] if label else None
+
+
+def _label(line: RefLine) -> tuple[int, int] | None:
+    """(number, form) of the entry label a line starts with; the form (1 for [1], 2 for 1., 3 for (1)) lets one
+    list keep one form."""
     m = _ANCHOR_RE.match(line.text)
     if not m or len(line.text) <= m.end():
         return None  # a bare label without text is not an entry start
-    return int(m.group(1) or m.group(2) or m.group(3))
-
-
-def _label_form(line: RefLine) -> int:
-    """Which of the label forms ([1], 1., (1)) a line starts with: one list keeps one form."""
-    m = _ANCHOR_RE.match(line.text)
-    return next((g for g in (1, 2, 3) if m and m.group(g)), 0)
+    form = next(g for g in (1, 2, 3) if m.group(g))
+    return int(m.group(form)), form
 
 
 def strip_anchor(text: str) -> str:
@@ -113,7 +115,7 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
     first = next((j for j in range(start, min(start + first_within, n)) if anchor(lines[j]) == 1), None)
     if first is None:
         return []
-    size, form = lines[first].size, _label_form(lines[first])
+    size, form = lines[first].size, _label(lines[first])[1]
     entries: list[RawEntry] = []
     closed_at: int | None = None
     by_heading = False
@@ -121,9 +123,9 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
     jumps = 0
     for i in range(first, n):
         line = lines[i]
-        num = anchor(line)
+        num, num_form = _label(line) or (None, 0)
         k = entries[-1].number if entries else 0
-        if num is not None and k < num <= k + 2 and _same_size(line, size) and _label_form(line) == form:
+        if num is not None and k < num <= k + 2 and _same_size(line, size) and num_form == form:
             if closed_at is not None and i - closed_at > 40:
                 if jumps >= max_jumps or not _confirmed(lines, i, num, size):
                     continue
@@ -151,9 +153,10 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
         if not _same_size(line, size):
             skipped += 1
             continue
-        if is_stop(line) and _other_column(line, last, lines, i, k + 1):
+        stop = is_stop(line)
+        if stop and _other_column(line, last, lines, i, k + 1):
             continue  # "Appendix B: …" in the other column, between two entries
-        if is_stop(line) or (skipped > _MAX_SKIP and line.page != last.page):
+        if stop or (skipped > _MAX_SKIP and line.page != last.page):
             closed_at = i
             continue
         if not LINK_RE.match(line.text):

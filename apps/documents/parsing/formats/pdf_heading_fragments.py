@@ -51,7 +51,7 @@ def _join_numbers(blocks: list[RawBlock], body: tuple[float, bool]) -> list[RawB
     for i, number in enumerate(blocks):
         if len(number.lines) != 1 or not _NUMBER_ONLY_RE.match(number.text):
             continue
-        title = _title_right_of(number, blocks, used) or _title_below(number, blocks, used, body)
+        title = _title_right_of(number, blocks, used) or _title_below(i, blocks, used, body)
         if title is None:
             continue
         j = next(k for k, b in enumerate(blocks) if b is title)
@@ -98,11 +98,11 @@ def _title_right_of(number: RawBlock, blocks: list[RawBlock], used: set[int]) ->
     return best[1] if best else None
 
 
-def _title_below(number: RawBlock, blocks: list[RawBlock], used: set[int], body: tuple) -> RawBlock | None:
-    """A thesis chapter's label on a line of its own with the title under it ("Appendix A." over "Pointless
-    extras", both in the chapter size): the next block, in the label's size well above the text's, left-aligned
-    with it and at most three of its lines below."""
-    i = next(k for k, b in enumerate(blocks) if b is number)
+def _title_below(i: int, blocks: list[RawBlock], used: set[int], body: tuple) -> RawBlock | None:
+    """A thesis chapter's label (block i) on a line of its own with the title under it ("Appendix A." over
+    "Pointless extras", both in the chapter size): the next block, in the label's size well above the text's,
+    left-aligned with it and at most three of its lines below."""
+    number = blocks[i]
     if i + 1 >= len(blocks) or id(number) in used:
         return None
     title = blocks[i + 1]
