@@ -94,7 +94,7 @@ def find_reference_entries(
 def _detect(lines: list[RefLine]) -> list[RawEntry]:
     single: list[RawEntry] = []
     for start in _heading_starts(lines):  # level 1
-        numbered = numbered_entries(lines, start)
+        numbered = numbered_entries(lines, start) or _bare_numbered(lines, start)
         if len(numbered) >= _MIN_ENTRIES and _share(numbered, _entry_like) >= 0.5:
             return numbered
         if len(numbered) == 1 and not single and _authored_entry(_entry_text(numbered[0])):
@@ -108,6 +108,13 @@ def _detect(lines: list[RefLine]) -> list[RawEntry]:
         if len(author_year) >= _MIN_ENTRIES and sum(ok for _, ok in author_year) / len(author_year) >= 0.7:
             return [e for e, ok in author_year if ok]
     return _headless(lines) or single  # levels 2 and 3
+
+
+def _bare_numbered(lines: list[RefLine], start: int) -> list[RawEntry]:
+    """A list labelled with bare numbers ("1 Uniform Requirements …"). A single one is a footnote or a stray
+    number, not a list: it must not keep the author-year reading of the section from being tried."""
+    entries = numbered_entries(lines, start, bare=True)
+    return entries if len(entries) >= _MIN_ENTRIES else []
 
 
 def _heading_starts(lines: list[RefLine]) -> list[int]:

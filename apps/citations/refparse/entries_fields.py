@@ -54,6 +54,19 @@ _DITTO_RE = re.compile(r"^\s*(?:[\u2014\u2013\u2012_\-]{2,}\s*[,.]?\s*|[,.]\s*(?
 # The entry of the author above whose rule the text layer lost, starting with what follows the names: "(2004)
 # “Balanced …”", "ed. (2009) Mainstreaming Sex …" (econ.bst, Chicago author-date).
 DITTO_YEAR_RE = re.compile(r"^\s*(?:eds?\.\s+)?\((?:\d{4}[a-z]?|n\.d\.)\)")
+# NLM's medium designators after a title ("Who’s Certified [database on the Internet].", "[map]", "[dissertation]"):
+# the words before one are the title, also where no author is named (Vancouver, ICMJE).
+_MEDIUM = r"\[[a-z ]{0,30}\b(?:internet|map|cd-rom|dvd|dissertation|thesis|monograph|database|homepage|serial|letter|"
+_MEDIUM += r"editorial|abstract|audiocassette|videocassette|computer program)\b[^\]]{0,40}\]"
+_MEDIUM_TITLE_RE = re.compile(rf"^((?:[^\[\].]|\.(?!\s)){{3,200}}?)\s*{_MEDIUM}", re.IGNORECASE)  # "Cancer-Pain.org"
+_MEDIUM_TAIL_RE = re.compile(rf"\s*{_MEDIUM}$", re.IGNORECASE)
+# The authors' role between their names and the title ("Foley KM, Gelband H, editors. Improving …", "Pagedas AC,
+# inventor; Ancel Surgical R&D Inc., assignee. Flexible …", "Pratt B, Flick P, Vynne C, cartographers.").
+_ROLE_RE = re.compile(
+    r"^(?:editors?|eds?\.|inventors?|cartographers?|compilers?|translators?|illustrators?|producers?|directors?)\b"
+    r"(?:;.{0,80}?\bassignees?)?[.;,]?\s*",
+    re.IGNORECASE,
+)
 _WEB_TITLE_RE = re.compile(r"^([^\s\u2014\-][^:/]{2,150}?)\.?\s+[-\u2013\u2014]\s+(?:https?://|www\.)\S+\.?$")
 _LEADING_QUOTE_RE = re.compile(r"^\s*[\u201c\"](.+?)[,.]?[\u201d\"]")
 
@@ -155,6 +168,8 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
     authors, end = parse_authors(text)
     if not authors and (full := full_name_authors(text)):
         return {**full, "venue": _venue(full["after"])}
+    if not authors and (medium := _MEDIUM_TITLE_RE.match(text)):
+        return {"title": medium.group(1).strip()}
     if not authors:
         return _quoted_after_names(text)
     return _after_authors(text, end, authors, comma=text[:end].rstrip().endswith(","))
@@ -188,6 +203,8 @@ def _quoted_after_names(text: str) -> dict | None:
 def _after_authors(text: str, end: int, authors: list[str], comma: bool) -> dict:
     out = {"authors": authors}
     rest = text[end:]
+    if role := _ROLE_RE.match(rest.lstrip(" ,")):  # the role's full stop closes the names, whatever their style
+        rest, comma = rest.lstrip(" ,")[role.end() :], False
     quoted = _QUOTED_TITLE_RE.search(rest)
     if quoted and quoted.start() >= 6 and rest[: quoted.start()].count(",") >= 1:
         return out  # a quoted title further on: the author list was not read to its end, so no title is better
@@ -211,8 +228,9 @@ def _after_authors(text: str, end: int, authors: list[str], comma: bool) -> dict
 def _trim_title(title: str) -> str:
     """What no title holds: ", in Proceedings of …" (the host work run on), ", 2nd ed" (the edition)."""
     title = re.split(r",\s+(?:[Ii]n:?|edited by)\s+(?=[A-Z])", title, maxsplit=1)[0]
-    title = re.sub(r",\s*(?:1[6-9]|20)\d{2}[a-z]?$", "", title)  # "Compilers: …, and tools, 2006" (ACM books)
+    title = re.sub(r"[,;]\s*(?:1[6-9]|20)\d{2}[a-z]?$", "", title)  # "…, and tools, 2006" (ACM books), "…; 2002"
     title = re.split(r";\s+(?=[^;]{0,80}(?:\bEds?\.|:\s))", title, maxsplit=1)[0]  # MDPI "Book; Publisher: City"
+    title = _MEDIUM_TAIL_RE.sub("", title)  # "Improving palliative care [monograph on the Internet]"
     return re.sub(r",?\s+\d+(?:st|nd|rd|th)\s+ed\.?$", "", title).strip()
 
 

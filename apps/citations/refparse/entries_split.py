@@ -16,6 +16,9 @@ from apps.documents.parsing.sections import REFERENCE_SIGNAL
 from .entries_lines import RefLine
 
 _ANCHOR_RE = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?!\d)|\((\d{1,4})\)(?=\s))\s*")  # [1], 1., (1) (ACS)
+# A bare number ("1 Uniform Requirements …", vancouver.bst, Springer's "1. " without the point): only under a
+# References heading, where the chain 1, 2, 3 and one label form per list keep a page number or "12 patients" out.
+_BARE_RE = re.compile(r"^\s*(\d{1,3})\s+(?=[^\W_a-z])")
 # "…2011. [2] O. Detry, …": a block or line holding the end of one entry and the start of the next.
 _MIDLINE_RE = re.compile(r"(?<=[.,;:)\u201d\"\w])\s+(?=\[\d{1,4}\]\s+\S)")
 _LINK_WORDS = r"PubMed Abstract|Publisher Full Text|Free Full Text|Reference Source|Google Scholar|PubMed Central|"
@@ -66,23 +69,25 @@ def split_midline(lines: list[RefLine]) -> list[RefLine]:
     return out
 
 
-def anchor(line: RefLine) -> int | None:
-    label = _label(line)
+def anchor(line: RefLine, bare: bool = False) -> int | None:
+    label = _label(line, bare)
     return label[0] if label else None
 
 
-def _label(line: RefLine) -> tuple[int, int] | None:
-    """(number, form) of the entry label a line starts with; the form (1 for [1], 2 for 1., 3 for (1)) lets one
-    list keep one form."""
+def _label(line: RefLine, bare: bool = False) -> tuple[int, int] | None:
+    """(number, form) of the entry label a line starts with; the form (1 for [1], 2 for 1., 3 for (1), 4 for a
+    bare number when `bare`) lets one list keep one form."""
     m = _ANCHOR_RE.match(line.text)
-    if not m or len(line.text) <= m.end():
-        return None  # a bare label without text is not an entry start
-    form = next(g for g in (1, 2, 3) if m.group(g))
-    return int(m.group(form)), form
+    if m and len(line.text) > m.end():  # a label without text is not an entry start
+        form = next(g for g in (1, 2, 3) if m.group(g))
+        return int(m.group(form)), form
+    m = _BARE_RE.match(line.text) if bare and not m else None
+    return (int(m.group(1)), 4) if m else None
 
 
 def strip_anchor(text: str) -> str:
-    return _ANCHOR_RE.sub("", text, count=1)
+    stripped = _ANCHOR_RE.sub("", text, count=1)
+    return _BARE_RE.sub("", text, count=1) if stripped == text else stripped
 
 
 def _same_size(line: RefLine, size: float) -> bool:
@@ -107,15 +112,18 @@ def looks_like_reference(text: str) -> bool:
     return len(text) >= 20 and len(SIGNAL_RE.findall(text)) >= 2
 
 
-def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first_within: int = 8) -> list[RawEntry]:
+def numbered_entries(
+    lines: list[RefLine], start: int, max_jumps: int = 1, first_within: int = 8, bare: bool = False
+) -> list[RawEntry]:
     """Follow labels 1, 2, ... from `start`. A label continues the chain when it is the next number (one missing
     label is forgiven). After the list is closed (an Acknowledgements line, a heading), the chain may resume
-    `max_jumps` times further on, only where two consecutive labels confirm it (level 3)."""
+    `max_jumps` times further on, only where two consecutive labels confirm it (level 3). `bare` lets labels be
+    bare numbers (a list under a References heading only)."""
     n = len(lines)
-    first = next((j for j in range(start, min(start + first_within, n)) if anchor(lines[j]) == 1), None)
+    first = next((j for j in range(start, min(start + first_within, n)) if anchor(lines[j], bare) == 1), None)
     if first is None:
         return []
-    size, form = lines[first].size, _label(lines[first])[1]
+    size, form = lines[first].size, _label(lines[first], bare)[1]
     entries: list[RawEntry] = []
     closed_at: int | None = None
     by_heading = False
@@ -123,11 +131,11 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
     jumps = 0
     for i in range(first, n):
         line = lines[i]
-        num, num_form = _label(line) or (None, 0)
+        num, num_form = _label(line, bare) or (None, 0)
         k = entries[-1].number if entries else 0
         if num is not None and k < num <= k + 2 and _same_size(line, size) and num_form == form:
             if closed_at is not None and i - closed_at > 40:
-                if jumps >= max_jumps or not _confirmed(lines, i, num, size):
+                if jumps >= max_jumps or not _confirmed(lines, i, num, size, bare):
                     continue
                 jumps += 1
             elif closed_at is not None and (
@@ -139,13 +147,13 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
             continue
         if closed_at is not None:
             continue
-        if looks_like_heading(line, size) and not _other_column(line, entries[-1].lines[-1], lines, i, k + 1):
+        if looks_like_heading(line, size) and not _other_column(line, entries[-1].lines[-1], lines, i, k + 1, bare):
             # The next section's list is another list, even if it reads as one; unless that section names
             # references too and its labels go on (caspervector: "12. 其它参考文献示例" goes on from [9]).
             closed_at, by_heading = i, not _NAMES_REFERENCES_RE.search(line.text)
             continue
         last = entries[-1].lines[-1]
-        if line.heading and not line.ref_heading and line.page != last.page and not _resumes(lines, i, k + 1):
+        if line.heading and not line.ref_heading and line.page != last.page and not _resumes(lines, i, k + 1, bare):
             # The next chapter's heading ("附录A 补充内容"), whatever its size. One that the next label follows is
             # the other column's, read first on the new page (acmart's "B ONLINE RESOURCES" beside entry [20]).
             closed_at, by_heading = i, True
@@ -154,7 +162,7 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
             skipped += 1
             continue
         stop = is_stop(line)
-        if stop and _other_column(line, last, lines, i, k + 1):
+        if stop and _other_column(line, last, lines, i, k + 1, bare):
             continue  # "Appendix B: …" in the other column, between two entries
         if stop or (skipped > _MAX_SKIP and line.page != last.page):
             closed_at = i
@@ -166,21 +174,21 @@ def numbered_entries(lines: list[RefLine], start: int, max_jumps: int = 1, first
     return entries
 
 
-def _other_column(line: RefLine, last: RefLine, lines: list[RefLine], i: int, label: int) -> bool:
+def _other_column(line: RefLine, last: RefLine, lines: list[RefLine], i: int, label: int, bare: bool) -> bool:
     """A heading of the other column, read between two entries (revtex's "Appendix B" beside [1] and [2]): on
     the list's page but not under its last line, and the next label follows."""
     same_page = bool(line.bbox and last.bbox) and line.page == last.page
-    return same_page and not _below(line, last) and _resumes(lines, i, label)
+    return same_page and not _below(line, last) and _resumes(lines, i, label, bare)
 
 
-def _resumes(lines: list[RefLine], i: int, label: int, within: int = 60) -> bool:
-    return any(anchor(lines[j]) == label for j in range(i + 1, min(i + within, len(lines))))
+def _resumes(lines: list[RefLine], i: int, label: int, bare: bool, within: int = 60) -> bool:
+    return any(anchor(lines[j], bare) == label for j in range(i + 1, min(i + within, len(lines))))
 
 
-def _confirmed(lines: list[RefLine], i: int, num: int, size: float) -> bool:
+def _confirmed(lines: list[RefLine], i: int, num: int, size: float, bare: bool) -> bool:
     """A resumed chain needs label num+1 soon after label num, and reference-like text."""
     for j in range(i + 1, min(i + 60, len(lines))):
-        if anchor(lines[j]) == num + 1 and _same_size(lines[j], size):
+        if anchor(lines[j], bare) == num + 1 and _same_size(lines[j], size):
             return looks_like_reference(" ".join(ln.text for ln in lines[i:j]))
     return False
 
