@@ -115,3 +115,16 @@ def test_titles_are_scored_only_where_the_style_prints_them():
     total = totals(rows)
     assert total["ref_titles_parsed"] == 0.5  # 1 of the 2 entries of the file that prints titles
     assert total["ref_titles_where_none_printed"] == 1
+
+
+def test_a_heading_printed_several_times_counts_each_time():
+    """DAFx-06 prints seven sections named "MARGIN CHECK": found and missing must add up to what is printed."""
+    from apps.citations.reading_eval.headings import heading_scores
+    from apps.documents.parsing import Block
+
+    blocks = [
+        Block(kind="heading", text="1. INTRODUCTION", heading_path=("1. INTRODUCTION",), para_no=0),
+        Block(kind="heading", text="2. MARGIN CHECK", heading_path=("2. MARGIN CHECK",), para_no=1),
+    ]
+    scores = heading_scores(["INTRODUCTION", "MARGIN CHECK", "MARGIN CHECK", "MARGIN CHECK", "REFERENCES"], blocks)
+    assert scores["expected"] == 5 and scores["found"] == 4 and scores["missing"] == ["REFERENCES"]

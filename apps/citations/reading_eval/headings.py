@@ -28,11 +28,13 @@ def heading_scores(printed: Sequence[str], blocks: Sequence[Block]) -> dict:
         for keys, level in headings:
             for key in keys[:depth]:
                 levels.setdefault(key, level)
-    hits = {h: next((levels[k] for k in loose_keys(h) if k in levels), None) for h in printed}
-    found = [level for level in hits.values() if level is not None]
+    # One hit per printed heading: a name printed several times (DAFx's seven "MARGIN CHECK" sections) counts as
+    # often as it is printed, so found and missing add up to expected.
+    hits = [next((levels[k] for k in loose_keys(h) if k in levels), None) for h in printed]
+    found = [level for level in hits if level is not None]
     modal = Counter(found).most_common(1)
     same_level = sum(1 for level in found if modal and level == modal[0][0])
-    missing = [h for h in printed if hits[h] is None]
+    missing = [h for h, level in zip(printed, hits, strict=True) if level is None]
     return {"expected": len(printed), "found": len(found), "same_level": same_level, "missing": missing}
 
 

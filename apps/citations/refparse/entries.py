@@ -56,6 +56,8 @@ _CJK_NAMES_YEAR_RE = re.compile(
     r"^[^(（\d]{1,60}?[(（]?(?:1[5-9]|20)\d{2}[a-z]?(?:[–-](?:1[5-9]|20)\d{2})?(?:[)）]|[.,。，])"
 )
 _CJK_RE = re.compile(r"[\u3400-\u9fff]")
+_QUOTED_RE = re.compile(r"[\u201c\"][^\u201d\"]{8,}[\u201d\"]")  # a title in quotation marks
+_PHYSICS_VENUE_RE = re.compile(r"\b\d+,\s*\d+\s*\((?:1[5-9]|20)\d{2}\)")  # "Phys. Rev. 94, 262 (1954)"
 _PROBE = 40  # normalised characters of an entry looked up in chunk text
 
 
@@ -93,21 +95,35 @@ def find_reference_entries(
 
 def _detect(lines: list[RefLine]) -> list[RawEntry]:
     single: list[RawEntry] = []
+    best: list[RawEntry] = []
     for start in _heading_starts(lines):  # level 1
-        numbered = numbered_entries(lines, start) or _bare_numbered(lines, start)
-        if len(numbered) >= _MIN_ENTRIES and _share(numbered, _entry_like) >= 0.5:
-            return numbered
-        if len(numbered) == 1 and not single and _authored_entry(_entry_text(numbered[0])):
-            single = numbered  # a list of one ("[1] J. Bruix and M. Sherman, …"), if nothing longer is found
-        if numbered:
-            continue  # a numbered start that does not read like references: not an author-year list either
-        labelled = alpha_entries(lines, start)
-        if len(labelled) >= _MIN_ENTRIES and _share(labelled, _entry_like) >= 0.5:
-            return labelled
-        author_year = _through_last_reference(author_year_entries(lines, start))
-        if len(author_year) >= _MIN_ENTRIES and sum(ok for _, ok in author_year) / len(author_year) >= 0.7:
-            return [e for e, ok in author_year if ok]
-    return _headless(lines) or single  # levels 2 and 3
+        found = _list_under(lines, start)
+        if len(found) == 1 and not single:
+            single = found  # a list of one ("[1] J. Bruix and M. Sherman, …"), if nothing longer is found
+        elif len(found) > len(best):
+            # The longest list under a References heading: a title ending in "Literature" is read as one too,
+            # and its affiliations "¹ Dipartimento …", "² Java Technology Center …" must not win over the list.
+            best = found
+    return best or _headless(lines) or single  # levels 2 and 3
+
+
+def _list_under(lines: list[RefLine], start: int) -> list[RawEntry]:
+    """The entries under one References heading: a numbered chain, an alphabetic-label list or an author-year
+    list, whichever reads as references; one numbered entry alone when it is authored; else none."""
+    numbered = numbered_entries(lines, start) or _bare_numbered(lines, start)
+    if len(numbered) >= _MIN_ENTRIES and _share(numbered, _entry_like) >= 0.5:
+        return numbered
+    if len(numbered) == 1 and _authored_entry(_entry_text(numbered[0])):
+        return numbered
+    if numbered:
+        return []  # a numbered start that does not read like references: not an author-year list either
+    labelled = alpha_entries(lines, start)
+    if len(labelled) >= _MIN_ENTRIES and _share(labelled, _entry_like) >= 0.5:
+        return labelled
+    author_year = _through_last_reference(author_year_entries(lines, start))
+    if len(author_year) >= _MIN_ENTRIES and sum(ok for _, ok in author_year) / len(author_year) >= 0.7:
+        return [e for e, ok in author_year if ok]
+    return []
 
 
 def _bare_numbered(lines: list[RefLine], start: int) -> list[RawEntry]:
@@ -149,9 +165,12 @@ def _share(entries: list[RawEntry], test) -> float:
 def _entry_like(text: str) -> bool:
     """Under a References heading: a numbered item that reads as a reference. Short CS entries ("S. Roth, M.J.
     Black. Fields of Experts. CVPR 2005.") and web references ("INTEL (2024) What Is a GPU? Available at …")
-    carry too few of the signals looks_like_reference counts, so a parsed author list or a URL also does."""
+    carry too few of the signals looks_like_reference counts, so a parsed author list, a URL, or a year with a
+    quoted title or a physics venue ("Quantum 123, 123456 (1916)") also does."""
     if looks_like_reference(text) or is_gbt(text) or _URL_RE.search(text):
         return True
+    if YEAR_RE.search(text) and (_QUOTED_RE.search(text) or _PHYSICS_VENUE_RE.search(text)):
+        return True  # "discussion on “Biblatex: submitting to the arXiv” (2017-01-10)", "Quantum 123, 1 (1916)"
     fields = parse_entry(text)
     return bool(fields["authors"]) and (fields["year"] is not None or bool(fields["title"]))
 

@@ -27,11 +27,13 @@ from .styles_gbt import is_gbt, parse_gbt
 _DOI_RE = re.compile(r"\b10\.\d{4,9}/\S+")
 _DOI_BROKEN_RE = re.compile(r"(\b10\.\d{4,9}/\S*[-/.])\s+(?=[\w(])")  # a DOI cut at a line end
 _SURNAME = r"(?:(?:van|von|de|der|den|da|di|du|la|le|del|dos|De|Van|Von|Di|Da|Le|La|St\.)\s){0,2}"
-_SURNAME += r"[A-Z\u00c0-\u00de][\w'\u2019\-\u00c0-\u024f]*(?:[\s\-][A-Z][a-z\u00e0-\u024f'\u2019\-]+)?"
+# At least two letters: "M.S. thesis" is a degree, not M. S.
+_SURNAME += r"[A-Z\u00c0-\u00de][\w'\u2019\-\u00c0-\u024f]+(?:[\s\-][A-Z][a-z\u00e0-\u024f'\u2019\-]+)?"
 _CAP = "A-Z\u00c0-\u00de"  # initials may carry diacritics ("Á.", "Ü.")
 _INITIALS_DOTTED = rf"(?:[{_CAP}]\.\s?-?\s?){{1,4}}"
 _INITIALS_FIRST = rf"(?:[{_CAP}][a-z]?\.\s?-?\s?|[{_CAP}]\s(?={_SURNAME},)){{1,4}}"
-_SEP = r"(?:\s*(?:,|;)\s*(?:(?:and|AND)\s+|&\s+)?|\s+(?:and|AND)\s+|\s*&\s*)"
+# "and" may follow initials whose space the name already took ("Gibson, T. A. and Tucker, M. A.").
+_SEP = r"(?:\s*(?:,|;)\s*(?:(?:and|AND)\s+|&\s+)?|\s*(?:and|AND)\s+|\s*&\s*)"
 # One author in each family of styles; the style that reads the longest run of authors wins.
 _AUTHOR_STYLES = {
     # "Gallego JÁ", "Hughes A-M"
@@ -40,8 +42,10 @@ _AUTHOR_STYLES = {
     # "C.S. Solanki", "Ch. Schubert", "Md.K. Mazeeruddin", and a bare capital before "Surname," ("L Cornel,")
     "initials_first": re.compile(rf"{_INITIALS_FIRST}\s?({_SURNAME})(?=[\s,.:;])"),
 }
+# A name's suffix: "A. J. Arduengo III,", "G. P. Berman, Jr. and", "Lienhard, J. H., V, 2019".
+_SUFFIX_RE = re.compile(r",?\s(?:Jr\.?|Sr\.?|III|II|IV|V(?=,))(?=[\s,.;:])")
 _ET_AL_RE = re.compile(r"\s*,?\s*(?:et al\.?|and others|\.\.\.)", re.IGNORECASE)
-_YEAR_PAREN_RE = re.compile(r"\((\d{4})[a-z]?\)")
+_YEAR_PAREN_RE = re.compile(r"\((\d{4})[a-z]?(?:-\d{2}(?:-\d{2})?)?\)")  # "(1995)", "(2017-01-10)"
 # The astronomy and physics author-year form: the year straight after the last initial ("Harris, W. E., & van den
 # Bergh, S. 1984, AJ, 89, 1816", "Rudnick, G. et al., 2003, ApJ"), before the closing page that looks like a year.
 _YEAR_AFTER_INITIALS_RE = re.compile(r"(?:\b[A-Z]\.|\bal\.),?\s((?:1[6-9]|20)\d{2})[a-z]?[,.;:]")
@@ -63,7 +67,7 @@ _MEDIUM_TAIL_RE = re.compile(rf"\s*{_MEDIUM}$", re.IGNORECASE)
 # The authors' role between their names and the title ("Foley KM, Gelband H, editors. Improving …", "Pagedas AC,
 # inventor; Ancel Surgical R&D Inc., assignee. Flexible …", "Pratt B, Flick P, Vynne C, cartographers.").
 _ROLE_RE = re.compile(
-    r"^(?:editors?|eds?\.|inventors?|cartographers?|compilers?|translators?|illustrators?|producers?|directors?)\b"
+    r"^(?:(?:editors?|inventors?|cartographers?|compilers?|translators?|illustrators?|producers?|directors?)\b|eds?\.)"
     r"(?:;.{0,80}?\bassignees?)?[.;,]?\s*",
     re.IGNORECASE,
 )
@@ -107,6 +111,8 @@ def parse_authors(text: str) -> tuple[list[str], int]:
                 break
             names.append(m.group(1).strip())
             pos = m.end()
+            if suffix := _SUFFIX_RE.match(text, pos):
+                pos = suffix.end()
             sep = re.compile(_SEP).match(text, pos)
             if not sep:
                 break
@@ -203,8 +209,11 @@ def _quoted_after_names(text: str) -> dict | None:
 def _after_authors(text: str, end: int, authors: list[str], comma: bool) -> dict:
     out = {"authors": authors}
     rest = text[end:]
-    if role := _ROLE_RE.match(rest.lstrip(" ,")):  # the role's full stop closes the names, whatever their style
-        rest, comma = rest.lstrip(" ,")[role.end() :], False
+    if role := _ROLE_RE.match(rest.lstrip(" ,")):
+        # "editors." closes the names with a full stop, whatever their style; "eds.," goes on in the comma style.
+        rest, comma = rest.lstrip(" ,")[role.end() :], comma and role.group(0).rstrip().endswith(",")
+    if lead_year := _LEAD_YEAR_RE.match(rest):  # "Kern, U., 2021, “Extending …”" (ASME): the year is no name
+        rest = rest[lead_year.end() :]
     quoted = _QUOTED_TITLE_RE.search(rest)
     if quoted and quoted.start() >= 6 and rest[: quoted.start()].count(",") >= 1:
         return out  # a quoted title further on: the author list was not read to its end, so no title is better
@@ -234,6 +243,15 @@ def _trim_title(title: str) -> str:
     return re.sub(r",?\s+\d+(?:st|nd|rd|th)\s+ed\.?$", "", title).strip()
 
 
+# What physics styles print where a title would be: the kind of work or its state, never a title.
+_GENRE_RE = re.compile(
+    r"^(?:(?:M\.?S\.?|Ph\.?\s?D\.?|B\.?S\.?|M\.?A\.?|Master['\u2019]?s|[Dd]octoral|[Bb]achelor['\u2019]?s)\s+)?"
+    r"(?:thesis|dissertation)\b|^(?:e-print|personal communication|private communication|unpublished|submitted|"
+    r"in press|to be published|preprint)\b",
+    re.IGNORECASE,
+)
+
+
 def is_sane_title(title: str, text: str, authors: list[str]) -> bool:
     """A parsed title is kept only when it is a piece of the entry that reads as a title: not the venue ("In
     Proceedings …"), not a date ("July)"), not a URL, not the author list run on ("AND ULLMAN, J. D. …")."""
@@ -243,8 +261,10 @@ def is_sane_title(title: str, text: str, authors: list[str]) -> bool:
         return False
     if re.match(r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\)?$", title, re.IGNORECASE):
         return False
-    if not re.search(r"[^\W\d_]", title):
+    if _GENRE_RE.match(title):
         return False
+    if not re.search(r"[^\W\d_]", title) or re.match(r"\d{1,3}(?:[,.\s]\d{3})+\b", title):
+        return False  # no words, or a grouped number first ("5,693,000 (12 Dec. 2005)": a patent's number)
     if re.search(r"\b\d+,\s*\d+\s*\((?:1[6-9]|20)\d{2}\)", title) or re.match(r"^arXiv:", title, re.IGNORECASE):
         return False  # the venue of a physics entry ("Nature 443, 409 (2006)") or a preprint number, not a title
     if re.match(r"^(?:[A-Z]\.\s?){1,3}[,;]", title):  # initials the author reading stopped in front of

@@ -14,8 +14,11 @@ from dataclasses import dataclass
 
 from apps.documents.parsing import ParsedDocument
 from apps.documents.parsing.formats.pdf_layout import body_size
+from apps.documents.parsing.formats.pdf_line_numbers import page_line_numbers
 from apps.documents.parsing.section_map import map_sections
 from apps.documents.parsing.textutil import clean_inline
+
+from .entries_raised import line_text
 
 REFERENCES = "References"
 # "[12]", "12.", "12" and the alphabetic labels of alpha/amsalpha styles ("[Cop87]", "[KMN+02]", "[hut]").
@@ -118,15 +121,19 @@ def _pdf_lines(parsed: ParsedDocument, data: bytes, flags: list[tuple[bool, bool
     except Exception:  # a damaged file was already reported by the parser; fall back to block text
         return []
     try:
+        printed: dict[int, list[RefLine]] = {}
         for pno in sorted(by_page):
             if pno > doc.page_count:
                 continue
-            page_lines = []
+            page_lines = printed.setdefault(pno, [])
             for b in doc[pno - 1].get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)["blocks"]:
                 for ln in b.get("lines", []):
-                    text = clean_inline("".join(s["text"] for s in ln["spans"]))
+                    text = clean_inline(line_text(ln["spans"]))
                     if text:
                         page_lines.append(RefLine(text, page=pno, bbox=tuple(ln["bbox"]), size=_line_size(ln["spans"])))
+        for pno, page_lines in printed.items():
+            numbering = page_line_numbers(page_lines, box=lambda ln: ln.bbox, text=lambda ln: ln.text)
+            page_lines = [ln for ln in page_lines if id(ln) not in numbering]  # a review copy's line numbers
             tables = [r for i, r in by_page[pno] if parsed.blocks[i].kind == "table"]
             for line in _merge_labels(page_lines, tables):
                 idx = _owner(line, by_page[pno])

@@ -47,6 +47,7 @@ _NAMES_REFERENCES_RE = re.compile(r"参考文献|\b(?:references|bibliography)\b
 _DITTO_EXTRA = 12.0  # points beyond the continuation indent that mark a line starting after a ditto rule
 # A line that only goes on with the entry above: a URL or DOI set flush left because it is too long to indent.
 _CONTINUES_RE = re.compile(r"^(?:https?://|doi:|www\.)", re.IGNORECASE)
+_LABEL_SIZE_SLACK = 0.15  # share of the list's type size a line holding the very next label may differ by
 _MAX_SKIP = 15  # lines of another type size tolerated inside a list before the list counts as left
 
 
@@ -126,6 +127,7 @@ def numbered_entries(
     size, form = lines[first].size, _label(lines[first], bare)[1]
     entries: list[RawEntry] = []
     closed_at: int | None = None
+    restarted = False
     by_heading = False
     skipped = 0
     jumps = 0
@@ -133,7 +135,17 @@ def numbered_entries(
         line = lines[i]
         num, num_form = _label(line, bare) or (None, 0)
         k = entries[-1].number if entries else 0
-        if num is not None and k < num <= k + 2 and _same_size(line, size) and num_form == form:
+        # The next label itself may be set a little larger or smaller: xeCJK scales the Latin and the Chinese
+        # fonts of one list apart, so a line's dominant size follows its script (10.5 pt "[5] 国务院…", 11.6 pt).
+        sized = _same_size(line, size) or (num == k + 1 and abs(line.size - size) <= _LABEL_SIZE_SLACK * size)
+        if closed_at is not None and num == 1 and num_form == form and not restarted:
+            # A reference list numbered from 1 again further on is another list, not this one resumed (a numbered
+            # step list in between is not: Nature's Methods go on from the main text's last number).
+            head = " ".join(ln.text for ln in lines[i : i + 2])
+            restarted = looks_like_reference(head) or bool(YEAR_RE.search(head))
+        if num is not None and k < num <= k + 2 and sized and num_form == form:
+            if closed_at is not None and restarted:
+                continue
             if closed_at is not None and i - closed_at > 40:
                 if jumps >= max_jumps or not _confirmed(lines, i, num, size, bare):
                     continue
@@ -147,6 +159,8 @@ def numbered_entries(
             continue
         if closed_at is not None:
             continue
+        if looks_like_heading(line, size) and line.ref_heading and _resumes(lines, i, k + 1, bare):
+            continue  # a sub-heading of the bibliography ("5.2 标准、规范") between two groups of one list
         if looks_like_heading(line, size) and not _other_column(line, entries[-1].lines[-1], lines, i, k + 1, bare):
             # The next section's list is another list, even if it reads as one; unless that section names
             # references too and its labels go on (caspervector: "12. 其它参考文献示例" goes on from [9]).

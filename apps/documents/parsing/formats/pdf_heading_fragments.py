@@ -25,6 +25,9 @@ _NUMBER_ONLY_RE = re.compile(
     r"^\s*(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVXLC]{1,6}\.|[A-Z]\.?(?:\d{1,2}(?:\.\d{1,2})*)?|"
     r"第\s*[\d一二三四五六七八九十]{1,3}\s*[章节篇部]|(?:附录|Appendix|APPENDIX)\s*[A-Z]\.?)\s*$"
 )
+_WORD_LABEL_RE = re.compile(
+    r"^\s*(?:第\s*[\d一二三四五六七八九十]{1,3}\s*[章篇部]|(?:附录|Appendix|APPENDIX)\s*[A-Z]\.?)\s*$"
+)
 # A capital set apart from the rest of its small-capital word: "I NTRODUCTION", "R ELATED W ORK".
 _SMALL_CAPS_RE = re.compile(r"\b([A-Z]) ([A-Z]{2,})\b")
 _MAX_TITLE_CHARS = 160
@@ -107,10 +110,16 @@ def _title_below(i: int, blocks: list[RawBlock], used: set[int], body: tuple) ->
         return None
     title = blocks[i + 1]
     size = number.max_size
-    if id(title) in used or len(title.lines) > 2 or size < body[0] + _CHAPTER_LARGER:
+    # A label that is a word ("Appendix A", "第2章") announces its title whatever its size (APA sets "Appendix A"
+    # over "Instrument" centred, bold, in the text's size); a bare number must be set large to say so.
+    worded = bool(_WORD_LABEL_RE.match(number.text))
+    if id(title) in used or len(title.lines) > 2 or (size < body[0] + _CHAPTER_LARGER and not worded):
+        return None
+    if worded and (title.bold != number.bold or title.text.rstrip().endswith(".")):
         return None
     gap = title.bbox[1] - number.bbox[3]
-    aligned = abs(title.bbox[0] - number.bbox[0]) <= 20
+    centre = (title.bbox[0] + title.bbox[2]) / 2 - (number.bbox[0] + number.bbox[2]) / 2
+    aligned = abs(title.bbox[0] - number.bbox[0]) <= 20 or (worded and abs(centre) <= 20)
     same_size = abs(title.max_size - size) <= 0.5
     return title if aligned and same_size and 0 <= gap <= 3 * size and re.search(r"[^\W\d_]{2}", title.text) else None
 

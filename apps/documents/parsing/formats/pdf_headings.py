@@ -39,7 +39,9 @@ def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], d
         return pages, {}
     body = body_style(blocks)
     pages = [[part for b in page for part in _split_names(b, body)] for page in pages]
-    anchors = [b for page in pages for b in page if _short(b) and _style(b) != body and _is_section_name(b)]
+    anchors = [
+        b for page in pages for b in page if _short(b) and not _same_style(_style(b), body) and _is_section_name(b)
+    ]
     anchors = [b for b in anchors if _emphasised(_style(b), body)]
     # One section name set well above the text ("本文参考文献" in 15 pt over 9 pt entries) shows the style as
     # clearly as two do; a single bold name of body size might be a run-in label.
@@ -67,7 +69,7 @@ def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], d
             if _same_style(_style(b), section_style):
                 if level is None:
                     level = 1 if numbered_doc or top_canonical not in BODY_SECTIONS else 2
-            elif not (level and level > 1 and _SUB_RE.match(b.text) and b.bold and _style(b) != body):
+            elif not (level and level > 1 and _SUB_RE.match(b.text) and b.bold and not _same_style(_style(b), body)):
                 continue  # numbered sub-heads ("2.1 Study site") may have a style of their own
             levels[id(b)] = level
             if level == 1:
@@ -84,7 +86,10 @@ def repeated_style_headings(pages: list[list[RawBlock]], body: Style) -> dict[in
         (pno, b)
         for pno, page in enumerate(pages)
         for b in page
-        if len(b.lines) <= 2 and _looks_like_heading(b) and _style(b) != body and _emphasised(_style(b), body)
+        if len(b.lines) <= 2
+        and _looks_like_heading(b)
+        and not _same_style(_style(b), body)
+        and _emphasised(_style(b), body)
     ]
     counts = Counter(_style(b) for _, b in candidates)
     pages_of: dict[Style, set[int]] = {}
@@ -124,10 +129,14 @@ def _same_style(a: Style, b: Style) -> bool:
 
 
 def body_style(blocks: list[RawBlock]) -> Style:
+    """The style of most characters. Sizes one text is set in with a rounding jitter (9.9, 10.0, 10.1 pt: TeX's
+    scaled fonts) count as one style, so a 9 pt margin column does not outweigh a 10 pt text split three ways."""
     weight: Counter[Style] = Counter()
     for b in blocks:
         weight[_style(b)] += b.chars
-    return weight.most_common(1)[0][0] if weight else (0.0, False)
+    if not weight:
+        return (0.0, False)
+    return max(weight, key=lambda st: (sum(n for other, n in weight.items() if _same_style(other, st)), weight[st]))
 
 
 def _emphasised(style: Style, body: Style) -> bool:

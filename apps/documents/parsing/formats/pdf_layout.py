@@ -95,6 +95,11 @@ def drop_running_lines(pages: list[list[RawBlock]], heights: list[float], tables
     return removed
 
 
+_FULL_WIDTH = 0.6  # of the page width: a block this wide is no column's
+_MIN_BESIDE_CHARS = 80  # characters of each column that stand beside the other column's text
+_MIN_COLUMN_LINE_CHARS = 20  # a block of a column holds a line of text at least, not a page number or a label
+
+
 def _find_column_split(blocks: list[RawBlock], width: float) -> float | None:
     """An x position that separates a left and a right column, or None for a one-column page.
 
@@ -117,6 +122,41 @@ def _find_column_split(blocks: list[RawBlock], width: float) -> float | None:
     return best_x
 
 
+def _side_by_side_split(blocks: list[RawBlock], width: float) -> tuple[float, float, float] | None:
+    """A split for a page that is one column for most of its height and two for a part (a reference list that
+    ends in two columns above one-column appendices): full-width blocks left out, the split must leave text on
+    both sides that stands side by side, left beside right, not a heading at the left and an equation's number
+    at the right of two different lines."""
+    narrow = [b for b in blocks if b.bbox[2] - b.bbox[0] < _FULL_WIDTH * width]
+    narrow_ids = {id(b) for b in narrow}  # identity, not dataclass equality
+    split = _find_column_split(narrow, width) if len(narrow) >= 3 else None
+    if split is None:
+        return None
+    # Lines of text on both sides: a contents page's titles beside their page numbers are no two columns.
+    left = [b for b in narrow if b.bbox[2] <= split and b.chars >= _MIN_COLUMN_LINE_CHARS]
+    right = [b for b in narrow if b.bbox[0] >= split and b.chars >= _MIN_COLUMN_LINE_CHARS]
+
+    def beside(side: list[RawBlock], other: list[RawBlock]) -> list[RawBlock]:
+        return [b for b in side if any(min(b.bbox[3], o.bbox[3]) - max(b.bbox[1], o.bbox[1]) > 0 for o in other)]
+
+    on_left, on_right = beside(left, right), beside(right, left)
+    if min(sum(b.chars for b in on_left), sum(b.chars for b in on_right)) < _MIN_BESIDE_CHARS:
+        return None
+    # The two-column part runs from the first block that has the other column beside it to the last, and on
+    # through the column's tail below it in the same type ("[4] …" under the right column's end); a larger line
+    # (the one-column appendix's heading) or a full-width block ends it.
+    pairs = on_left + on_right
+    bottom = max(b.bbox[3] for b in pairs)
+    size = sorted(b.max_size for b in pairs)[len(pairs) // 2]
+    for b in sorted(blocks, key=lambda b: b.bbox[1]):
+        if b.bbox[1] < bottom:
+            continue
+        if id(b) not in narrow_ids or b.max_size > size + 0.5:
+            break
+        bottom = b.bbox[3]
+    return split, min(b.bbox[1] for b in pairs), bottom
+
+
 def reading_order(blocks: list[RawBlock], width: float) -> list[RawBlock]:
     """Order blocks for reading. On two-column pages, full-width blocks cut the page into bands;
     within a band the left column is read top to bottom, then the right column."""
@@ -124,9 +164,15 @@ def reading_order(blocks: list[RawBlock], width: float) -> list[RawBlock]:
     if len(blocks) < 3:
         return by_position
     split = _find_column_split(blocks, width)
+    region = (float("-inf"), float("inf"))  # the height where the page has two columns
+    if split is None and (part := _side_by_side_split(blocks, width)):
+        split, region = part[0], part[1:]
     if split is None:
         return by_position
-    spanning = [b for b in by_position if b.bbox[0] < split < b.bbox[2]]
+    # A block across the split, or above or below the two-column part of the page, cuts the page into bands.
+    spanning = [
+        b for b in by_position if b.bbox[0] < split < b.bbox[2] or b.bbox[1] >= region[1] or b.bbox[3] <= region[0]
+    ]
     spanning_ids = {id(b) for b in spanning}  # identity, not dataclass equality
     bands: list[list[RawBlock]] = [[] for _ in range(len(spanning) + 1)]
     for block in by_position:
