@@ -128,3 +128,19 @@ def test_a_heading_printed_several_times_counts_each_time():
     ]
     scores = heading_scores(["INTRODUCTION", "MARGIN CHECK", "MARGIN CHECK", "MARGIN CHECK", "REFERENCES"], blocks)
     assert scores["expected"] == 5 and scores["found"] == 4 and scores["missing"] == ["REFERENCES"]
+
+
+def test_a_section_starts_at_its_heading_not_at_a_paragraph_opening_with_its_words():
+    from apps.citations.reading_eval.headings import expected_sections
+    from apps.documents.parsing import Block
+
+    blocks = [
+        Block(kind="heading", text="第2 章 模板使用", heading_path=("第2 章 模板使用",), para_no=0),
+        Block(kind="paragraph", text="参考文献样式由宏包提供。", heading_path=("第2 章 模板使用",), para_no=1),
+        Block(kind="heading", text="参考文献", heading_path=("参考文献",), para_no=2),
+        Block(kind="paragraph", text="[1] 作者. 题名[J]. 刊名, 2020.", heading_path=("参考文献",), para_no=3),
+    ]
+    assert expected_sections(["模板使用", "参考文献"], blocks) == ["模板使用", "模板使用", "参考文献", "参考文献"]
+    # A heading the parse missed is still found where a block starts with it.
+    blocks[2] = Block(kind="paragraph", text="参考文献", heading_path=("第2 章 模板使用",), para_no=2)
+    assert expected_sections(["模板使用", "参考文献"], blocks)[2:] == ["参考文献", "参考文献"]

@@ -90,7 +90,7 @@ def test_raised_labels_glued_to_the_first_word_are_entry_labels() -> None:
 
 
 def test_line_numbers_in_the_margin_are_neither_text_nor_labels() -> None:
-    parsed, drafts, entries = _read(_paper(line_numbers=True))
+    _, drafts, entries = _read(_paper(line_numbers=True))
     assert [e.number for e in entries] == [1, 2, 3, 4, 5]
     assert not any(e.text[:2].strip().isdigit() for e in entries)
     for draft in drafts:
@@ -119,6 +119,12 @@ def test_a_column_of_values_inside_the_text_is_no_line_numbering() -> None:
 
 def _line(text: str, y: float, size: float = 11.6, **flags) -> RefLine:
     return RefLine(text, page=1, bbox=(119, y, 119 + 6.0 * len(text), y + size), size=size, **flags)
+
+
+def _under_references(rows: list[str], heading_size: float, size: float) -> list[RefLine]:
+    """A References heading and one line per row under it."""
+    lines = [_line("References", 40, heading_size, heading=True, ref_heading=True, in_references=True, block=0)]
+    return lines + [_line(text, 70 + 16 * k, size, in_references=True, block=k + 1) for k, text in enumerate(rows)]
 
 
 def test_a_numbered_list_goes_on_under_the_bibliography_s_sub_headings_and_across_script_sizes() -> None:
@@ -179,7 +185,10 @@ def test_asme_and_physics_entry_fields() -> None:
 
 
 def test_a_title_may_start_with_a_year() -> None:
-    entry = "程根伟(1999)。“1998 年长江洪水的成因与减灾对策”[M]。出自：许厚泽，赵其国。长江流域洪涝灾害与科技对策。北京：科学出版社：32–36."
+    entry = (
+        "程根伟(1999)。“1998 年长江洪水的成因与减灾对策”[M]。出自：许厚泽，赵其国。"
+        "长江流域洪涝灾害与科技对策。北京：科学出版社：32–36."
+    )
     assert parse_entry(entry)["title"] == "1998 年长江洪水的成因与减灾对策"
 
 
@@ -193,8 +202,7 @@ def test_web_discussions_with_a_quoted_title_and_a_date_read_as_entries() -> Non
         "[4] StackExchange discussion on “How to get DOI links in bibliography” (2016-11-18)",
         "[5] StackExchange discussion on “Automatically adding DOI fields to a hand-made bibliography” (2016-11-18)",
     ]
-    lines = [_line("References", 40, 14.3, heading=True, ref_heading=True, in_references=True, block=0)]
-    lines += [_line(text, 70 + 16 * k, 10.9, in_references=True, block=k + 1) for k, text in enumerate(rows)]
+    lines = _under_references(rows, heading_size=14.3, size=10.9)
     entries = _detect(lines)
     assert [e.number for e in entries] == [1, 2, 3, 4, 5]
     assert parse_entry(_entry_text(entries[3]))["year"] == 2016
@@ -218,12 +226,115 @@ def test_the_list_is_the_longest_under_a_references_heading_and_a_restarted_chai
     ]
     lines.append(at("References", 10, 148, heading=True, ref_heading=True, in_references=True, block=400))
     refs = [
-        "1. R. Agrawal, and R. Srikant: “Fast Algorithms for Mining Association Rules”, In Proc. VLDB, vol. 2, pp. 487–499, 1994.",
-        "2. A. R. Aronson and T. C. Rindflesch: “Query expansion using the UMLS Metathesaurus”, In Proc. AMIA, vol. 1, pp. 485–489, 1997.",
-        "3. M. Berardi, M. Lapi, P. Leo: “A data mining approach to PubMed query refinement”, In Proc. DEXA, vol. 3, pp. 12–18, 2004.",
-        "4. R. Srikant and R. Agrawal: “Mining generalized association rules”, In Proc. VLDB, vol. 4, pp. 407–419, 1995.",
+        "1. R. Agrawal, and R. Srikant: “Fast Algorithms for Mining Association Rules”, In Proc. VLDB, vol. 2, "
+        "pp. 487–499, 1994.",
+        "2. A. R. Aronson and T. C. Rindflesch: “Query expansion using the UMLS Metathesaurus”, In Proc. AMIA, "
+        "vol. 1, pp. 485–489, 1997.",
+        "3. M. Berardi, M. Lapi, P. Leo: “A data mining approach to PubMed query refinement”, In Proc. DEXA, vol. 3, "
+        "pp. 12–18, 2004.",
+        "4. R. Srikant and R. Agrawal: “Mining generalized association rules”, In Proc. VLDB, vol. 4, "
+        "pp. 407–419, 1995.",
     ]
     lines += [at(text, 10, 176 + 12 * k, in_references=True, block=401 + k) for k, text in enumerate(refs)]
     entries = _detect(lines)
     assert [e.number for e in entries] == [1, 2, 3, 4]
     assert _entry_text(entries[0]).startswith("R. Agrawal")
+
+
+def test_labels_closed_by_a_parenthesis_and_a_publisher_parenthesis_after_a_book_title() -> None:
+    rows = [
+        "1) L. Lamport: LATEX: A Document Preparation System (Addison-Wesley, Reading, 1994) 2nd ed.",
+        "2) M. Goossens, F. Mittelbach and A. Samarin: The LATEX Companion (Addison-Wesley, Reading, 1994).",
+        "3) A. Diller: LATEX Line by Line (John Wiley & Sons, Chichester, 1999) 2nd ed., p. 129.",
+    ]
+    lines = _under_references(rows, heading_size=10.9, size=10.0)
+    entries = _detect(lines)
+    assert [e.number for e in entries] == [1, 2, 3]
+    assert parse_entry(_entry_text(entries[2]))["title"] == "LATEX Line by Line"
+
+
+def test_iop_entries_print_no_article_title_and_none_is_read() -> None:
+    for entry in (
+        "Cisneros A 1971 Astrophys. Space Sci. 10 87",
+        "Carlip S and Vera R 1998 Phys. Rev. D 58 011345",
+        "Bardeen J, Cooper L N and Schrieffer J R 1957 Phys. Rev. 108 1175",
+        "Caplar R and Kulisic P 1973 Proc. Int. Conf. on Nuclear Physics (Munich) vol 1 p 517",
+        "Caprio M A 2003 Ph.D. thesis Yale University",
+    ):
+        assert parse_entry(entry)["title"] == "", entry
+    assert parse_entry("Bardeen J, Cooper L N and Schrieffer J R 1957 Phys. Rev. 108 1175")["authors"] == [
+        "Bardeen",
+        "Cooper",
+        "Schrieffer",
+    ]
+    # A record's label and catalogue number after a title are no journal.
+    assert parse_entry("Pink Floyd. 1970. Atom Heart Mother. Capitol CDP 7 46381 2, 1990.")["title"] == (
+        "Atom Heart Mother"
+    )
+
+
+def test_nature_and_cmp_names_and_edited_books() -> None:
+    nature = parse_entry(
+        "Arduengo III, A. J., Harlow, R. L. & Kline, M. A stable crystalline carbene. J. Am. Chem. Soc. 113, "
+        "361–363 (1991)."
+    )
+    assert nature["authors"] == ["Arduengo", "Harlow", "Kline"] and nature["title"] == "A stable crystalline carbene"
+    edited = parse_entry("N-Heterocyclic Carbenes in Transition Metal Catalysis (ed Glorius, F.) (Springer, 2007).")
+    assert edited["title"] == "N-Heterocyclic Carbenes in Transition Metal Catalysis"
+    cmp_entry = parse_entry("Mryglod O., Kenna R., Holovatch Yu., Berche B., Scientometrics, 2013, 95, 115–127.")
+    assert cmp_entry["authors"] == ["Mryglod", "Kenna", "Holovatch", "Berche"] and cmp_entry["title"] == ""
+    book = parse_entry("Abramovitz M., Stegun I. A. (Eds.), Handbook of Mathematical Functions, Dover, New York, 1964.")
+    assert book["authors"] == ["Abramovitz", "Stegun"] and book["title"].startswith(
+        "Handbook of Mathematical Functions"
+    )
+    # "n.d." and an open range are no part of the title of a ditto entry.
+    assert parse_entry(", ed. n.d. Wordplay (blog). New York Times.", ["Amlen"])["title"] == "Wordplay (blog)"
+    assert parse_entry(", eds. 1987–. The History of Cartography. 3 vols. Chicago.", ["Harley"])["title"] == (
+        "The History of Cartography"
+    )
+
+
+def test_an_informal_chinese_list_under_references_is_a_list_with_its_titles() -> None:
+    # The CTEX FAQ's list: Chinese punctuation, names without initials, no GB/T type codes.
+    rows = [
+        "[1] CTEX 翻译小组。lshort 中文版3.20，2003。",
+        "[2] 邓建松，彭冉冉，陈长松。LATEX 2ε 科技排版指南，科学出版社，书号：7-03-009239-2/TP.1516，2001。",
+        "[3] 王磊。LATEX 2ε 插图指南，2000。",
+        "[4] 张林波。关于新版CCT 的说明，2003。",
+        "[5] LATEX3 Project Team. LATEX 2ε for Authors. LATEX2ε 随机文档usrguide.tex",
+        "[6] Graham Williams. The TEX Catalogue. CTAN:/help/Catalogue/catalogue.html",
+    ]
+    lines = _under_references(rows, heading_size=14.3, size=10.0)
+    entries = _detect(lines)
+    assert [e.number for e in entries] == [1, 2, 3, 4, 5, 6]
+    second = parse_entry(_entry_text(entries[1]))
+    assert second["authors"] == ["邓建松", "彭冉冉", "陈长松"] and second["title"] == "LATEX 2ε 科技排版指南"
+
+
+def test_a_year_ending_the_other_column_is_no_label_of_the_entry_beside_it() -> None:
+    from apps.citations.refparse.entries_lines import _merge_labels
+
+    year = RefLine("2013.", page=5, bbox=(275, 610, 298, 626), size=9.7)
+    entry = RefLine("21. Terra, W.R., A.G. De Bianchi, A.G. Gambrini and", page=5, bbox=(315, 613, 540, 626), size=9.7)
+    merged = _merge_labels([year, entry])
+    assert [ln.text for ln in merged if ln.text.startswith("21.")] == [entry.text]
+
+
+def test_web_pages_without_authors_are_titled_by_their_name() -> None:
+    assert (
+        parse_entry(
+            "IBM Smarter Planet. Available online: http://www.ibm.com/smarterplanet (accessed on 7 June 2013)."
+        )["title"]
+        == "IBM Smarter Planet"
+    )
+    owned = parse_entry(
+        "Pamplona City Council. Definition of Pamplona’s Smart City strategy. Available online: "
+        "http://www.pamplona.es/ (accessed on 10 October 2013)."
+    )
+    assert owned["title"] == "Definition of Pamplona’s Smart City strategy"
+    # An author list the name patterns could not follow to its end gives no title rather than names as one.
+    mdpi = parse_entry(
+        "Hancke, G.P.; de Carvalho e Silva, B.; Hancke, G.P., Jr. The Role of Advanced Sensing in "
+        "Smart Cities. Sensors 2013, 13, 393–425."
+    )
+    assert not mdpi["title"].startswith("de Carvalho")

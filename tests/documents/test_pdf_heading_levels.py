@@ -422,3 +422,48 @@ def test_a_chapter_label_over_its_title_joins_it_and_an_outline_entry_that_lost_
     assert top == ["CP violation in the B-meson system", "The LHCb experiment", "Appendix A. Pointless extras"]
     apart = join_heading_fragments([[_raw("Appendix A.", 215, 24.8, x=71), _raw(body, 279)]])[0]
     assert next(b.text for b in apart) == "Appendix A."  # running text under a label is not its title
+
+
+def test_a_contents_line_with_dot_operator_leaders_is_no_heading() -> None:
+    """ctex sets contents leaders with U+22C5 ("附录⋅⋅⋅⋅⋅⋅ 39"); the outline names 附录 on that page too. The line
+    is a contents entry, whichever reading (outline, style) would take it for the appendix heading."""
+    body = "正文" * 30
+    pages = [
+        [_raw("目录", 60, 16), _raw("第1章 绪论⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅ 1", 100), _raw("附录⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅⋅ 3", 120, 16)],
+        [_raw("第1章 绪论", 60, 16), _raw(body, 100)],
+        [_raw("附录", 60, 16), _raw(body, 100)],
+    ]
+    toc = [[1, "目录", 1], [1, "附录", 1], [1, "第1章 绪论", 2], [1, "附录", 3]]
+    pages, levels = find_headings(pages, toc)
+    headings = [b.text for page in pages for b in page if id(b) in levels]
+    assert not any("⋅" in text for text in headings), headings
+    assert "附录" in headings
+
+
+def _jss_pages() -> list[list[RawBlock]]:
+    body = "The text of the section runs here in the body size of the paper. " * 4
+    names = ["1. Introduction", "2. Models and software", "3. Illustrations", "4. Summary"]
+    pages = [[_raw("Regression Models for Count Data in R", 60, 17.2, bold=True), _raw(body, 100, 10)]]
+    pages += [[_raw(name, 60, 14.3, bold=True), _raw(body, 100, 10)] for name in names]
+    pages.append([_raw("Computational details", 60, 14.3, bold=True), _raw(body, 100, 10)])
+    pages.append([_raw("References", 60, 14.3, bold=True), _raw("Zeileis A (2008). Title. Venue.", 100, 10)])
+    return pages
+
+
+def test_an_unnumbered_section_after_the_numbered_ones_in_their_style_is_top_level() -> None:
+    """JSS prints "Computational details" unnumbered, in the numbered sections' style, before its references;
+    its outline may leave it out."""
+    for toc in (
+        [],
+        [
+            [1, "Introduction", 2],
+            [1, "Models and software", 3],
+            [1, "Illustrations", 4],
+            [1, "Summary", 5],
+            [1, "References", 7],
+        ],
+    ):
+        pages, levels = find_headings(_jss_pages(), toc)
+        top = [b.text for page in pages for b in page if levels.get(id(b)) == 1]
+        assert "Computational details" in top, (toc, top)
+        assert "Regression Models for Count Data in R" not in top

@@ -59,10 +59,21 @@ def expected_sections(printed: Sequence[str], blocks: Sequence[Block]) -> list[s
         wanted = loose_keys(heading)
         if not wanted:
             continue
-        for i in range(position, len(blocks)):
-            if any(k.startswith(w) and len(k) <= len(w) + 40 for k in keys[i] for w in wanted):
-                starts.append((i, heading))
-                position = i + 1
+        # A heading block that says it first, else any block starting with it (a heading the parse missed); a
+        # paragraph that opens with the same words ("参考文献样式…" in a thesis guide) is not where it starts.
+        for headings_only in (True, False):
+            hit = next(
+                (
+                    i
+                    for i in range(position, len(blocks))
+                    if (blocks[i].kind == "heading" or not headings_only)
+                    and any(k.startswith(w) and len(k) <= len(w) + 40 for k in keys[i] for w in wanted)
+                ),
+                None,
+            )
+            if hit is not None:
+                starts.append((hit, heading))
+                position = hit + 1
                 break
     out: list[str | None] = []
     current: str | None = None

@@ -58,6 +58,7 @@ _CJK_NAMES_YEAR_RE = re.compile(
 _CJK_RE = re.compile(r"[\u3400-\u9fff]")
 _QUOTED_RE = re.compile(r"[\u201c\"][^\u201d\"]{8,}[\u201d\"]")  # a title in quotation marks
 _PHYSICS_VENUE_RE = re.compile(r"\b\d+,\s*\d+\s*\((?:1[5-9]|20)\d{2}\)")  # "Phys. Rev. 94, 262 (1954)"
+_FIELD_SEP_RE = re.compile(r"[.。，,;；:：]\s*")
 _PROBE = 40  # normalised characters of an entry looked up in chunk text
 
 
@@ -171,6 +172,8 @@ def _entry_like(text: str) -> bool:
         return True
     if YEAR_RE.search(text) and (_QUOTED_RE.search(text) or _PHYSICS_VENUE_RE.search(text)):
         return True  # "discussion on “Biblatex: submitting to the arXiv” (2017-01-10)", "Quantum 123, 1 (1916)"
+    if YEAR_RE.search(text) and len([p for p in _FIELD_SEP_RE.split(text) if p.strip()]) >= 3:
+        return True  # fields and a year, in Chinese punctuation too: "王磊。LATEX 2ε 插图指南，2000。"
     fields = parse_entry(text)
     return bool(fields["authors"]) and (fields["year"] is not None or bool(fields["title"]))
 

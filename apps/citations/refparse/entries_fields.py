@@ -37,8 +37,16 @@ _SEP = r"(?:\s*(?:,|;)\s*(?:(?:and|AND)\s+|&\s+)?|\s*(?:and|AND)\s+|\s*&\s*)"
 # One author in each family of styles; the style that reads the longest run of authors wins.
 _AUTHOR_STYLES = {
     # "Gallego JÁ", "Hughes A-M"
-    "vancouver": re.compile(rf"({_SURNAME})\s(?:[{_CAP}](?:-?[{_CAP}]){{0,3}}|[A-Z]\.(?:[A-Z]\.)*)(?=[\s,.:;(])"),
-    "comma_initials": re.compile(rf"({_SURNAME}),\s?{_INITIALS_DOTTED}"),
+    # ... and with dotted initials after the surname, no comma between ("Bussmann-Holder A., Melnyk R. S.,": CMP)
+    "vancouver": re.compile(
+        rf"({_SURNAME})\s(?:[A-Z][a-z]?\.(?:\s?[A-Z][a-z]?\.)*|[{_CAP}](?:-?[{_CAP}]){{0,3}})(?=[\s,.:;(])"
+    ),
+    "comma_initials": re.compile(rf"({_SURNAME})(?:\s(?:Jr\.?|Sr\.?|III|II|IV))?,\s?{_INITIALS_DOTTED}"),
+    # IOP's spaced initials "Cooper L N and Schrieffer J R 1957", read only where a name, "and" or the year follows
+    # (a capital after one initial may start the title: "Smith J A novel method").
+    "spaced": re.compile(
+        rf"({_SURNAME})\s[{_CAP}](?:\s[{_CAP}]){{0,3}}(?=\s*(?:,|\band\b|&|(?:1[6-9]|20)\d{{2}}\b|et al))"
+    ),
     # "C.S. Solanki", "Ch. Schubert", "Md.K. Mazeeruddin", and a bare capital before "Surname," ("L Cornel,")
     "initials_first": re.compile(rf"{_INITIALS_FIRST}\s?({_SURNAME})(?=[\s,.:;])"),
 }
@@ -52,7 +60,10 @@ _YEAR_AFTER_INITIALS_RE = re.compile(r"(?:\b[A-Z]\.|\bal\.),?\s((?:1[6-9]|20)\d{
 _YEAR_END_RE = re.compile(r"[,.;:\s\(](\d{4})[a-z]?\)?\.?\s*$")
 _YEAR_ANY_RE = re.compile(r"(?<![\d\-\u2013/.:])(\d{4})[a-z]?(?![\d\-\u2013/])")
 _QUOTED_TITLE_RE = re.compile(r"[\u201c\"](.+?)[,.]?[\u201d\"]")
-_LEAD_YEAR_RE = re.compile(r"^\s*[.,:]?\s*(?:\(\d{4}[a-z]?(?:,\s*[A-Za-z][^)]{0,25})?\)|\d{4}[a-z]?)[.,:]?\s*")
+# A year (or "n.d.", or an open range "1987–") left between the names and the title.
+_LEAD_YEAR_RE = re.compile(
+    r"^\s*[.,:]?\s*(?:\((?:\d{4}[a-z]?|n\.d\.)(?:,\s*[A-Za-z][^)]{0,25})?\)|\d{4}[a-z]?[\u2013\-]?|n\.d\.)[.,:]?\s*"
+)
 # The ditto dash of IEEE/ACM lists ("——, “Title,” …"; when its glyph is not extracted only ", “Title,”" is left).
 _DITTO_RE = re.compile(r"^\s*(?:[\u2014\u2013\u2012_\-]{2,}\s*[,.]?\s*|[,.]\s*(?=[\u201c\"])|[,.]\s+)")
 # The entry of the author above whose rule the text layer lost, starting with what follows the names: "(2004)
@@ -63,14 +74,22 @@ DITTO_YEAR_RE = re.compile(r"^\s*(?:eds?\.\s+)?\((?:\d{4}[a-z]?|n\.d\.)\)")
 _MEDIUM = r"\[[a-z ]{0,30}\b(?:internet|map|cd-rom|dvd|dissertation|thesis|monograph|database|homepage|serial|letter|"
 _MEDIUM += r"editorial|abstract|audiocassette|videocassette|computer program)\b[^\]]{0,40}\]"
 _MEDIUM_TITLE_RE = re.compile(rf"^((?:[^\[\].]|\.(?!\s)){{3,200}}?)\s*{_MEDIUM}", re.IGNORECASE)  # "Cancer-Pain.org"
+# A book known by its title, its editors after it (Nature, ACS): "N-Heterocyclic Carbenes in … (ed Glorius, F.)".
+_EDITED_TITLE_RE = re.compile(r"^([^()]{3,200}?)\s\(eds?\.?\s")
 _MEDIUM_TAIL_RE = re.compile(rf"\s*{_MEDIUM}$", re.IGNORECASE)
 # The authors' role between their names and the title ("Foley KM, Gelband H, editors. Improving …", "Pagedas AC,
 # inventor; Ancel Surgical R&D Inc., assignee. Flexible …", "Pratt B, Flick P, Vynne C, cartographers.").
 _ROLE_RE = re.compile(
-    r"^(?:(?:editors?|inventors?|cartographers?|compilers?|translators?|illustrators?|producers?|directors?)\b|eds?\.)"
+    r"^(?:(?:editors?|inventors?|cartographers?|compilers?|translators?|illustrators?|producers?|directors?)\b|eds?\."
+    r"|\((?:eds?|editors?)\.?\))"
     r"(?:;.{0,80}?\bassignees?)?[.;,]?\s*",
     re.IGNORECASE,
 )
+# Chinese names (two to four characters each) closed by a full stop, then the title up to the next comma or stop:
+# the informal Chinese form without GB/T type codes.
+_CJK_NAME = r"[\u4e00-\u9fff]{2,4}"
+_CJK_NAMES_TITLE_RE = re.compile(rf"^({_CJK_NAME}(?:[，,、]\s*{_CJK_NAME})*)[。.]\s*([^，,。]{{2,120}})[，,。]")
+_AVAILABLE_RE = re.compile(r"^(.{3,240}?)\.?\s+Available\s+(?:online|at|from)\b", re.IGNORECASE)
 _WEB_TITLE_RE = re.compile(r"^([^\s\u2014\-][^:/]{2,150}?)\.?\s+[-\u2013\u2014]\s+(?:https?://|www\.)\S+\.?$")
 _LEADING_QUOTE_RE = re.compile(r"^\s*[\u201c\"](.+?)[,.]?[\u201d\"]")
 
@@ -121,8 +140,8 @@ def parse_authors(text: str) -> tuple[list[str], int]:
         etal = _ET_AL_RE.match(text, end)
         if names and etal:
             end = etal.end()
-        if len(names) > len(best[0]):
-            best = (names, end)
+        if len(names) > len(best[0]) or (names and len(names) == len(best[0]) and end > best[1]):
+            best = (names, end)  # on a tie, the reading that took more of the names ("Zamfir N V", not "Zamfir N")
     return best
 
 
@@ -158,6 +177,8 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
         return _after_authors(text, ditto.end(), previous_authors, comma=True)
     if (dated_ditto := DITTO_YEAR_RE.match(text)) and previous_authors:
         return _after_authors(text, dated_ditto.end(), previous_authors, comma=False)
+    if cjk := _CJK_NAMES_TITLE_RE.match(text):  # "邓建松，彭冉冉，陈长松。LATEX 2ε 科技排版指南，科学出版社，2001。"
+        return {"authors": re.split(r"[，,、]\s*", cjk.group(1)), "title": cjk.group(2).strip()}
     if web := _WEB_TITLE_RE.match(text):  # "SPECJVM98 - http://www.spec.org/jvm98/." (a web page, no author)
         return {"title": web.group(1).strip()}
     if quoted := _LEADING_QUOTE_RE.match(text):  # no author: the entry starts with its quoted title
@@ -174,8 +195,13 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
     authors, end = parse_authors(text)
     if not authors and (full := full_name_authors(text)):
         return {**full, "venue": _venue(full["after"])}
-    if not authors and (medium := _MEDIUM_TITLE_RE.match(text)):
+    if not authors and (medium := _MEDIUM_TITLE_RE.match(text) or _EDITED_TITLE_RE.match(text)):
         return {"title": medium.group(1).strip()}
+    if not authors and (web := _AVAILABLE_RE.match(text)):
+        # A web page with no author: its name before "Available online:", after an owner's name if one comes
+        # first ("Pamplona City Council. Definition of Pamplona’s Smart City strategy. Available online: …").
+        name = re.split(r"\.\s+(?=[A-Z])", web.group(1).strip())[-1].strip()
+        return {"title": re.sub(r"^[A-Z]{3,}\s+(?=[A-Z][a-z])", "", name)}  # "DOCKER Docker": the owner in capitals
     if not authors:
         return _quoted_after_names(text)
     return _after_authors(text, end, authors, comma=text[:end].rstrip().endswith(","))
@@ -239,6 +265,9 @@ def _trim_title(title: str) -> str:
     title = re.split(r",\s+(?:[Ii]n:?|edited by)\s+(?=[A-Z])", title, maxsplit=1)[0]
     title = re.sub(r"[,;]\s*(?:1[6-9]|20)\d{2}[a-z]?$", "", title)  # "…, and tools, 2006" (ACM books), "…; 2002"
     title = re.split(r";\s+(?=[^;]{0,80}(?:\bEds?\.|:\s))", title, maxsplit=1)[0]  # MDPI "Book; Publisher: City"
+    # The publisher's parenthesis ends a book's title in physics styles: "LATEX Line by Line (John Wiley & Sons,
+    # Chichester, 1999) 2nd ed." (JPSJ, AIP).
+    title = re.split(r"\s\((?=[^()]*,[^()]*\b(?:1[6-9]|20)\d{2}\))", title, maxsplit=1)[0]
     title = _MEDIUM_TAIL_RE.sub("", title)  # "Improving palliative care [monograph on the Internet]"
     return re.sub(r",?\s+\d+(?:st|nd|rd|th)\s+ed\.?$", "", title).strip()
 
@@ -246,10 +275,25 @@ def _trim_title(title: str) -> str:
 # What physics styles print where a title would be: the kind of work or its state, never a title.
 _GENRE_RE = re.compile(
     r"^(?:(?:M\.?S\.?|Ph\.?\s?D\.?|B\.?S\.?|M\.?A\.?|Master['\u2019]?s|[Dd]octoral|[Bb]achelor['\u2019]?s)\s+)?"
-    r"(?:thesis|dissertation)\b|^(?:e-print|personal communication|private communication|unpublished|submitted|"
-    r"in press|to be published|preprint)\b",
+    r"(?:thesis|dissertation)\b|^Ph\.?\s?D$|"
+    r"^(?:e-print|personal communication|private communication|unpublished|submitted|in press|to be published|"
+    r"preprint)\b",
     re.IGNORECASE,
 )
+
+
+def _is_abbreviated_venue(title: str, text: str) -> bool:
+    """A "title" that is the start of an abbreviated journal name followed by volume and page, as physics styles
+    print it with no article title: "Cisneros A 1971 Astrophys. Space Sci. 10 87" gives "Astrophys"."""
+    if re.fullmatch(r"[A-Z][a-z]{1,4}", title) and re.search(rf"\b{title}\.\s+(?:[A-Z][a-z]*\.|[A-Z]\s)", text):
+        return True  # one short word cut at its abbreviation point, another after it: "Proc. Int. Conf.", "Phys. Rev."
+    if len(title.split()) > 4:
+        return False
+    tail = rf"{re.escape(title)}\.((?:\s+[A-Z][\w\-]*\.?){{0,4}})\s+[A-Z]?\d+(?:\([^)]*\))?\s+[A-Z]?\d+\b"
+    m = re.search(tail, text)
+    # The journal's name goes on in abbreviations ("Space Sci.", "Rev. D") before its volume and page; a record
+    # label and catalogue number ("Atom Heart Mother. Capitol CDP 7 46381") does not.
+    return bool(m) and (not m.group(1).strip() or any(t.endswith(".") or len(t) == 1 for t in m.group(1).split()))
 
 
 def is_sane_title(title: str, text: str, authors: list[str]) -> bool:
@@ -261,7 +305,7 @@ def is_sane_title(title: str, text: str, authors: list[str]) -> bool:
         return False
     if re.match(r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\)?$", title, re.IGNORECASE):
         return False
-    if _GENRE_RE.match(title):
+    if _GENRE_RE.match(title) or _is_abbreviated_venue(title, text):
         return False
     if not re.search(r"[^\W\d_]", title) or re.match(r"\d{1,3}(?:[,.\s]\d{3})+\b", title):
         return False  # no words, or a grouped number first ("5,693,000 (12 Dec. 2005)": a patent's number)
@@ -269,7 +313,7 @@ def is_sane_title(title: str, text: str, authors: list[str]) -> bool:
         return False  # the venue of a physics entry ("Nature 443, 409 (2006)") or a preprint number, not a title
     if re.match(r"^(?:[A-Z]\.\s?){1,3}[,;]", title):  # initials the author reading stopped in front of
         return False
-    if re.match(r"^[^\s,]+(?:\s[^\s,]+)?,\s(?:[A-Z]\.\s?-?){1,3}(?:,|\s+AND\b|\s+and\b)", title):
+    if re.match(r"^[^\s,]+(?:\s[^\s,]+){0,3},\s?(?:[A-Z]\.\s?-?){1,3}(?:[,;]|\s+AND\b|\s+and\b)", title):
         return False  # "DI COSMO, R., AND …": an author (small capitals the author reading could not follow)
     # The author list run on into the title: a surname followed by initials or "and".
     return not any(a and re.match(rf"{re.escape(a)},?\s+(?:[A-Z]\.|and\b|AND\b|&)", title) for a in authors)

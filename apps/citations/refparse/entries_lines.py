@@ -168,6 +168,7 @@ def _join_fragments(lines: list[RefLine]) -> list[RefLine]:
         prev = out[-1] if out else None
         # Within one parser block any justified gap; across two blocks at most two ems (a gutter is not glued).
         if prev is not None and _glue(prev, line, max_gap_em=4.0 if prev.block == line.block else 2.0):
+            _absorb_pieces(out, prev)
             continue
         # An entry's label line that the parser set in a block of its own (small-capital author names) and read
         # after the rest of its line: it is glued to the piece on its baseline a few lines back.
@@ -179,8 +180,30 @@ def _join_fragments(lines: list[RefLine]) -> list[RefLine]:
             )
             if host is not None:
                 continue
+        # A piece of a justified line read apart from its neighbours (the parser put the three pieces of "C.-M.
+        # Kuan and K. Hornik. | The generalized … view. | Econometric" in three blocks): glued to the piece on its
+        # baseline a few lines back, across no more than a word space.
+        host = next((o for o in reversed(out[-_LOOK_BACK:]) if _glue(o, line, max_gap_em=_WORD_GAP_EM)), None)
+        if host is not None:
+            _absorb_pieces(out, host)
+            continue
         out.append(line)
     return out
+
+
+_LOOK_BACK = 12  # lines read before a piece of the same printed line that may still be glued to it
+_WORD_GAP_EM = 1.0  # a justified word space, narrower than a column gutter (IEEE's is 1.2 em)
+
+
+def _absorb_pieces(out: list[RefLine], host: RefLine) -> None:
+    """Glue into `host` the pieces of its printed line read before it (and so already in `out`)."""
+    while True:
+        piece = next(
+            (o for o in reversed(out[-_LOOK_BACK:]) if o is not host and _glue(host, o, max_gap_em=_WORD_GAP_EM)), None
+        )
+        if piece is None:
+            return
+        del out[next(i for i, o in enumerate(out) if o is piece)]  # identity: two lines may read the same
 
 
 def _glue(prev: RefLine, line: RefLine, max_gap_em: float = 4.0) -> bool:
@@ -188,6 +211,8 @@ def _glue(prev: RefLine, line: RefLine, max_gap_em: float = 4.0) -> bool:
     if prev.page != line.page or not prev.bbox or not line.bbox or not _same_baseline(prev, line):
         return False
     left, right = (prev, line) if prev.bbox[0] <= line.bbox[0] else (line, prev)  # pieces may come reversed
+    if _LABEL_START_RE.match(right.text):
+        return False  # an entry's label starts a line: "2013." of the left column's entry is not before "21. Terra"
     gap = right.bbox[0] - left.bbox[2]
     if not -1 <= gap <= max_gap_em * max(line.size, prev.size, 4.0):
         return False
@@ -236,8 +261,8 @@ def _merge_labels(lines: list[RefLine], tables: list | None = None) -> list[RefL
         height = max(ly1 - ly0, 1.0)
         best, best_dx = None, 60.0  # labels sit at most a few ems left of their text
         for ln in lines:
-            if ln is label or id(ln) in used or _LABEL_ONLY_RE.match(ln.text):
-                continue
+            if ln is label or id(ln) in used or _LABEL_ONLY_RE.match(ln.text) or _LABEL_START_RE.match(ln.text):
+                continue  # a line that has its label already takes no other ("2013." ending the column beside)
             x0, y0, _x1, y1 = ln.bbox
             dx = x0 - lx1
             if -2 <= dx < best_dx and abs((y0 + y1) / 2 - (ly0 + ly1) / 2) < 0.5 * height:

@@ -15,7 +15,8 @@ from apps.documents.parsing.sections import REFERENCE_SIGNAL
 
 from .entries_lines import RefLine
 
-_ANCHOR_RE = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?!\d)|\((\d{1,4})\)(?=\s))\s*")  # [1], 1., (1) (ACS)
+# [1], 1., (1) (ACS), 1) (JPSJ and other Japanese, German and Russian styles)
+_ANCHOR_RE = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?!\d)|\((\d{1,4})\)(?=\s)|(\d{1,4})\)(?=\s))\s*")
 # A bare number ("1 Uniform Requirements …", vancouver.bst, Springer's "1. " without the point): only under a
 # References heading, where the chain 1, 2, 3 and one label form per list keep a page number or "12 patients" out.
 _BARE_RE = re.compile(r"^\s*(\d{1,3})\s+(?=[^\W_a-z])")
@@ -48,6 +49,9 @@ _DITTO_EXTRA = 12.0  # points beyond the continuation indent that mark a line st
 # A line that only goes on with the entry above: a URL or DOI set flush left because it is too long to indent.
 _CONTINUES_RE = re.compile(r"^(?:https?://|doi:|www\.)", re.IGNORECASE)
 _LABEL_SIZE_SLACK = 0.15  # share of the list's type size a line holding the very next label may differ by
+# DOIs and URLs are often set in a typewriter font of another size ("doi:10.18637/jss.v040.i08" at 8 pt in a 7 pt
+# list): such a line is still the entry's.
+_LINK_TEXT_RE = re.compile(r"\bdoi[:.]|\b10\.\d{4,9}/|https?://|\bURL\b|www\.", re.IGNORECASE)
 _MAX_SKIP = 15  # lines of another type size tolerated inside a list before the list counts as left
 
 
@@ -76,14 +80,14 @@ def anchor(line: RefLine, bare: bool = False) -> int | None:
 
 
 def _label(line: RefLine, bare: bool = False) -> tuple[int, int] | None:
-    """(number, form) of the entry label a line starts with; the form (1 for [1], 2 for 1., 3 for (1), 4 for a
-    bare number when `bare`) lets one list keep one form."""
+    """(number, form) of the entry label a line starts with; the form (1 for [1], 2 for 1., 3 for (1), 4 for 1),
+    5 for a bare number when `bare`) lets one list keep one form."""
     m = _ANCHOR_RE.match(line.text)
     if m and len(line.text) > m.end():  # a label without text is not an entry start
-        form = next(g for g in (1, 2, 3) if m.group(g))
+        form = next(g for g in (1, 2, 3, 4) if m.group(g))
         return int(m.group(form)), form
     m = _BARE_RE.match(line.text) if bare and not m else None
-    return (int(m.group(1)), 4) if m else None
+    return (int(m.group(1)), 5) if m else None
 
 
 def strip_anchor(text: str) -> str:
@@ -138,11 +142,14 @@ def numbered_entries(
         # The next label itself may be set a little larger or smaller: xeCJK scales the Latin and the Chinese
         # fonts of one list apart, so a line's dominant size follows its script (10.5 pt "[5] 国务院…", 11.6 pt).
         sized = _same_size(line, size) or (num == k + 1 and abs(line.size - size) <= _LABEL_SIZE_SLACK * size)
-        if closed_at is not None and num == 1 and num_form == form and not restarted:
-            # A reference list numbered from 1 again further on is another list, not this one resumed (a numbered
-            # step list in between is not: Nature's Methods go on from the main text's last number).
+        if entries and num == 1 and num_form == form and not restarted:
+            # A reference list numbered from 1 again further on is another list (the author's publications after
+            # a thesis's references), not this one resumed; a numbered step list in between is not (Nature's
+            # Methods go on from the main text's last number). It also ends the list it follows.
             head = " ".join(ln.text for ln in lines[i : i + 2])
             restarted = looks_like_reference(head) or bool(YEAR_RE.search(head))
+            if restarted and closed_at is None:
+                closed_at, by_heading = i, True
         if num is not None and k < num <= k + 2 and sized and num_form == form:
             if closed_at is not None and restarted:
                 continue
@@ -172,7 +179,7 @@ def numbered_entries(
             # the other column's, read first on the new page (acmart's "B ONLINE RESOURCES" beside entry [20]).
             closed_at, by_heading = i, True
             continue
-        if not _same_size(line, size):
+        if not _same_size(line, size) and not _LINK_TEXT_RE.search(line.text):
             skipped += 1
             continue
         stop = is_stop(line)
@@ -256,14 +263,21 @@ def _region(lines: list[RefLine], start: int) -> list[RefLine]:
     size = body[0].size
     region: list[RefLine] = []
     skipped = 0
-    for line in lines[start:]:
+    for k, line in enumerate(lines[start:], start=start):
+        # The next section's heading under the list ("APPENDIX A: JOURNAL ABBREVIATIONS"), set larger, ends it;
+        # one that names references again is the list's second part ("其它参考文献示例"). On a new page, the
+        # heading ends the list unless entries follow it (another column's heading read first).
         larger_heading = line.heading and not line.ref_heading and line.size > size + 0.6
-        if region and larger_heading and _below(line, region[-1]) and not _NAMES_REFERENCES_RE.search(line.text):
-            # The next section's heading under the list ("APPENDIX A: JOURNAL ABBREVIATIONS"), set larger; one
-            # that names references again is the list's second part ("其它参考文献示例").
+        ends = region and larger_heading and not _NAMES_REFERENCES_RE.search(line.text)
+        if ends and (_below(line, region[-1]) or (line.page != region[-1].page and not _entries_follow(lines, k + 1))):
             break
-        if not _same_size(line, size):
+        if not _same_size(line, size) and not _LINK_TEXT_RE.search(line.text):
             skipped += 1
+            continue
+        if region and region[-1].page == line.page and _same_baseline_after(region[-1], line):
+            # A piece of a justified line that the text layer cut at a wide space ("10.1080/… | URL https://…"):
+            # in one column of a list, two lines never share a baseline.
+            region[-1] = _joined(region[-1], line)
             continue
         if region and skipped > _MAX_SKIP and line.page != region[-1].page:
             break
@@ -272,6 +286,27 @@ def _region(lines: list[RefLine], start: int) -> list[RefLine]:
         region.append(line)
         skipped = 0
     return region
+
+
+def _same_baseline_after(left: RefLine, line: RefLine) -> bool:
+    if not left.bbox or not line.bbox or line.bbox[0] < left.bbox[2]:
+        return False
+    height = min(left.bbox[3] - left.bbox[1], line.bbox[3] - line.bbox[1])
+    overlap = min(left.bbox[3], line.bbox[3]) - max(left.bbox[1], line.bbox[1])
+    return height > 0 and overlap >= 0.6 * height
+
+
+def _joined(left: RefLine, right: RefLine) -> RefLine:
+    box = (left.bbox[0], min(left.bbox[1], right.bbox[1]), right.bbox[2], max(left.bbox[3], right.bbox[3]))
+    return replace(left, text=f"{left.text} {right.text}", bbox=box)
+
+
+def _entries_follow(lines: list[RefLine], i: int, within: int = 3) -> bool:
+    """An author-year entry starts among the next lines: a name start and a year."""
+    nearby = lines[i : i + within]
+    return any(_AUTHOR_START_RE.match(ln.text) for ln in nearby) and bool(
+        YEAR_RE.search(" ".join(ln.text for ln in nearby))
+    )
 
 
 def _below(line: RefLine, above: RefLine) -> bool:

@@ -37,7 +37,36 @@ _SPACING_ACCENTS = {"\u00a8": "\u0308", "\u00b4": "\u0301", "\u02c6": "\u0302", 
 _ACCENT_RE = re.compile("([\u00a8\u00b4\u02c6\u02dc])([^\\W\\d_])")
 
 
+# Type 3 fonts of old TeX PDFs carry no Unicode map: the text layer then holds the font's own codes, control
+# characters where the glyph is a ligature or a dash ("Signi\x1ccance", "1383\x151414"). Which TeX encoding
+# placed them shows in the codes used: T1 (EC, cm-super) puts fi/fl/ffi at 0x1C-0x1E and the dashes at 0x15/0x16;
+# OT1 (Computer Modern) puts ff/fi/fl/ffi/ffl at 0x0B-0x0F.
+_TEX_T1 = str.maketrans(
+    {
+        "\x10": "\u201c", "\x11": "\u201d", "\x12": "\u201e", "\x13": "\u00ab", "\x14": "\u00bb",
+        "\x15": "\u2013", "\x16": "\u2014", "\x17": "", "\x19": "\u0131", "\x1a": "\u0237",
+        "\x1b": "ff", "\x1c": "fi", "\x1d": "fl", "\x1e": "ffi", "\x1f": "ffl",
+    }
+)  # fmt: skip
+_TEX_OT1 = str.maketrans(
+    {"\x0b": "ff", "\x0c": "fi", "\x0d": "fl", "\x0e": "ffi", "\x0f": "ffl", "\x10": "\u0131", "\x11": "\u0237",
+     "\x19": "\u00df", "\x1a": "\u00e6", "\x1b": "\u0153", "\x1c": "\u00f8"}
+)  # fmt: skip
+_TEX_CODES_RE = re.compile("[\x0b-\x1f]")
+_OT1_LIGATURES_RE = re.compile("[\x0b-\x0f]")
+_T1_LIGATURES_RE = re.compile("[\x15\x16\x1b-\x1f]")
+
+
+def decode_tex_codes(text: str) -> str:
+    """Control characters left by a font without a Unicode map, read as the TeX encoding they come from."""
+    if not _TEX_CODES_RE.search(text):
+        return text
+    ot1 = bool(_OT1_LIGATURES_RE.search(text)) and not _T1_LIGATURES_RE.search(text)
+    return text.translate(_TEX_OT1 if ot1 else _TEX_T1)
+
+
 def fix_ligatures(text: str) -> str:
+    text = decode_tex_codes(text)
     text = _LIG_RE.sub(lambda m: LIGATURES[m.group(0)], text)
     if _ACCENT_RE.search(text):
         text = _ACCENT_RE.sub(_compose_accent, text)

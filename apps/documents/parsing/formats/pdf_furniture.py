@@ -126,7 +126,7 @@ def _in_band(bbox: tuple[float, float, float, float], height: float, band: float
 # --- contents and dotted leaders -----------------------------------------------------------------------------------
 # A run of leader dots (". . . . .", "........", "………", "····") and the page number it leads to. An ellipsis is not
 # one: "..." and "......" (six dots, how Chinese text often types "……") and "……" (two U+2026) stay.
-_LEADER = r"(?:(?:\.\s){4,}\.|\.{7,}|…{3,}|(?:[·•]\s?){4,}|_{6,})"
+_LEADER = r"(?:(?:\.\s){4,}\.|\.{7,}|…{3,}|(?:[·•⋅∙‧]\s?){4,}|_{6,})"  # ⋅ U+22C5: ctex's contents leaders
 _LEADER_RE = re.compile(rf"\s*{_LEADER}\s*")
 _ENTRY_RE = re.compile(rf"(.+?)\s*{_LEADER}\s*([0-9]{{1,4}}|[ivxlcIVXLC]{{1,6}})(?=\s|$)")
 # A printed table of contents without leaders: its title, its numbered entries and a block of page numbers.
@@ -264,6 +264,11 @@ def _lists_contents(text: str, later_starts: list[str]) -> bool:
     labels = [label for label in labels if len(label) >= MIN_LABEL + 1]
     found = sum(1 for label in labels if any(start.startswith(label) for start in later_starts))
     return bool(labels) and found >= len(labels) / 2
+
+
+def has_leader(text: str) -> bool:
+    """A run of leader dots: a contents line, never a heading or a sentence."""
+    return bool(_LEADER_RE.search(text))
 
 
 def _without_leaders(text: str) -> str:

@@ -19,7 +19,7 @@ from collections import Counter
 
 from ..sections import DECLARATIONS, canonical_section
 from ..textutil import normalise_for_match
-from .pdf_furniture import CONTENTS_TITLE_RE
+from .pdf_furniture import CONTENTS_TITLE_RE, has_leader
 from .pdf_heading_fragments import join_heading_fragments
 from .pdf_heading_numbers import Label, heading_like, parse_label, top_chain
 from .pdf_headings import BODY_SECTIONS, style_headings
@@ -36,6 +36,13 @@ _REPEATED = 3  # a section name printed this often is a sub-heading (a list of e
 
 
 def find_headings(pages: list[list[RawBlock]], toc: list) -> tuple[list[list[RawBlock]], Levels]:
+    pages, levels = _find_headings(pages, toc)
+    # A contents line ("附录⋅⋅⋅⋅⋅⋅ 39") names a heading but is none, whichever reading took it for one.
+    leaders = {id(b) for page in pages for b in page if id(b) in levels and has_leader(b.text)}
+    return pages, {k: v for k, v in levels.items() if k not in leaders}
+
+
+def _find_headings(pages: list[list[RawBlock]], toc: list) -> tuple[list[list[RawBlock]], Levels]:
     pages = join_heading_fragments(pages)
     levels = outline_levels(pages, toc)
     if len(levels) >= _MIN_OUTLINE_HEADINGS:
@@ -87,7 +94,9 @@ def _with_unlisted_names(pages: list[list[RawBlock]], levels: Levels) -> Levels:
     top_size, top_bold = styles.most_common(1)[0][0]
     body_size = _body_style(blocks)[0]  # in this module's half-point sizes, like top_size
     out = dict(levels)
-    for b in blocks:
+    after_sections = _after_numbered_sections(blocks, levels, top)
+    seen = Counter(normalise_for_match(b.text) for b in blocks)
+    for i, b in enumerate(blocks):
         if id(b) in levels or len(b.lines) > 2 or parse_label(b.text) is not None:
             continue
         size, bold = _style(b)
@@ -101,7 +110,50 @@ def _with_unlisted_names(pages: list[list[RawBlock]], levels: Levels) -> Levels:
             continue
         if name is not None or CONTENTS_TITLE_RE.match(b.text.strip()):
             out[id(b)] = top
+        elif (
+            i in after_sections
+            and top_size > body_size + 0.9  # set larger than the text: bold alone is also a table's or a term's
+            and (size, bold) == (top_size, top_bold)
+            and standalone
+            and heading_like(b, None)
+            and _named(b.text)
+            and seen[normalise_for_match(b.text)] == 1
+        ):
+            # A section the outline leaves out in the very style of its top-level entries (JSS's unnumbered
+            # "Computational details"), after the numbered sections (not a diagram's title inside one).
+            out[id(b)] = top
     return out
+
+
+def _after_numbered_sections(blocks: list[RawBlock], levels: Levels, top: int) -> range:
+    """Indexes of the blocks after the last numbered top-level section has ended: after its last numbered
+    sub-heading ("4.2 …" under "4. Summary"), or after it when it has none; after the first top-level heading when
+    none is numbered."""
+    numbered = [
+        (i, label)
+        for i, b in enumerate(blocks)
+        if levels.get(id(b)) == top and (label := parse_label(b.text)) is not None and label.scheme != "letter"
+    ]  # lettered top-level headings are appendices, after the back matter
+    if not numbered:  # unnumbered chapters: after the first of them (the title above may share their style)
+        return range(next(i for i, b in enumerate(blocks) if levels.get(id(b)) == top) + 1, len(blocks))
+    last, label = numbered[-1]
+    return _past_subsections(blocks, last, label.numbers[0], lambda b: id(b) in levels)
+
+
+def _past_subsections(blocks: list[RawBlock], last: int, n: int, is_heading) -> range:
+    """The blocks after section `n` (its heading at `last`) and its numbered sub-headings "n.1", "n.1.2", …"""
+    for i in range(last + 1, len(blocks)):
+        sub = parse_label(blocks[i].text) if is_heading(blocks[i]) else None
+        if sub is not None and sub.scheme == "arabic" and len(sub.numbers) > 1 and sub.numbers[0] == n:
+            last = i
+    return range(last + 1, len(blocks))
+
+
+def _named(text: str) -> bool:
+    """Long enough to name a section: not a chapter's numeral alone ("一") or a table's label ("HTT")."""
+    letters = sum(ch.isalpha() for ch in text)
+    cjk = sum("\u3400" <= ch <= "\u9fff" for ch in text)
+    return cjk >= 3 or letters - cjk >= 6
 
 
 def _without_title_entry(toc: list) -> list:
@@ -165,6 +217,12 @@ def numbered_levels(pages: list[list[RawBlock]], styled: Levels) -> Levels:
     top_style = _style(blocks[chain[0]])
     caps = all(_upper(labels[i].title) for i in chain)
     chain_ids = set(chain)
+    # After the last numbered section and its sub-sections: where unnumbered back matter may start.
+    past_last_section = (
+        _past_subsections(blocks, chain[-1], labels[chain[-1]].numbers[0], lambda b: True)
+        if top.scheme == "arabic"
+        else range(chain[-1] + 1, len(blocks))
+    )
     levels: Levels = {}
     current: int | None = None  # number of the open top-level section
     depth = 1  # level of the last numbered or named heading
@@ -208,8 +266,15 @@ def numbered_levels(pages: list[list[RawBlock]], styled: Levels) -> Levels:
                     sub_last = label.numbers[0]
         elif in_references or not heading_like(b, None) or repeated[normalise_for_match(b.text)] > 1:
             continue  # a figure's label repeated in every diagram ("Code List") is no heading
-        elif back_matter and _style(b) == top_style and (not caps or _upper(b.text)) and _emphasised(top_style, body):
-            level = 1  # unnumbered back matter after the references (a thesis's résumé)
+        elif (
+            (back_matter or (after_chain and i in past_last_section))
+            and _style(b) == top_style
+            and (not caps or _upper(b.text))
+            and _emphasised(top_style, body)
+        ):
+            # Unnumbered back matter after the references (a thesis's résumé) or after the last numbered section
+            # (JSS's "Computational details" before its references), in the numbered sections' own style.
+            level = 1
         elif id(b) in styled or _bold_line(b, body, top_style):
             level, sibling = min(depth + 1, 3), True  # one below the last numbered heading, siblings of each other
             unnumbered.append(id(b))
