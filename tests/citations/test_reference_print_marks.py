@@ -338,3 +338,7 @@ def test_web_pages_without_authors_are_titled_by_their_name() -> None:
         "Smart Cities. Sensors 2013, 13, 393–425."
     )
     assert not mdpi["title"].startswith("de Carvalho")
+
+
+def test_an_owner_named_in_capitals_before_its_page_is_not_its_title() -> None:
+    assert parse_entry("DOCKER Docker. Available at https://www.docker.com/.")["title"] == "Docker"

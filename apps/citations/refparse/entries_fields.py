@@ -201,7 +201,10 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
         # A web page with no author: its name before "Available online:", after an owner's name if one comes
         # first ("Pamplona City Council. Definition of Pamplona’s Smart City strategy. Available online: …").
         name = re.split(r"\.\s+(?=[A-Z])", web.group(1).strip())[-1].strip()
-        return {"title": re.sub(r"^[A-Z]{3,}\s+(?=[A-Z][a-z])", "", name)}  # "DOCKER Docker": the owner in capitals
+        owner = re.match(r"([A-Z]{3,})\s+(\S+)", name)  # "DOCKER Docker": the owner in capitals, then the name
+        if owner and owner.group(1).lower() == owner.group(2).lower().rstrip(".,"):
+            name = name[len(owner.group(1)) :].strip()
+        return {"title": name}
     if not authors:
         return _quoted_after_names(text)
     return _after_authors(text, end, authors, comma=text[:end].rstrip().endswith(","))
