@@ -32,6 +32,8 @@ _SURNAME += r"[A-Z\u00c0-\u00de][\w'\u2019\-\u00c0-\u024f]+(?:[\s\-][A-Z][a-z\u0
 _CAP = "A-Z\u00c0-\u00de"  # initials may carry diacritics ("Á.", "Ü.")
 _INITIALS_DOTTED = rf"(?:[{_CAP}]\.\s?-?\s?){{1,4}}"
 _INITIALS_FIRST = rf"(?:[{_CAP}][a-z]?\.\s?-?\s?|[{_CAP}]\s(?={_SURNAME},)){{1,4}}"
+# A name's suffix: "A. J. Arduengo III,", "G. P. Berman, Jr. and"; a lone "V" only before a comma (below).
+_SUFFIXES = r"Jr\.?|Sr\.?|III|II|IV"
 # "and" may follow initials whose space the name already took ("Gibson, T. A. and Tucker, M. A.").
 _SEP = r"(?:\s*(?:,|;)\s*(?:(?:and|AND)\s+|&\s+)?|\s*(?:and|AND)\s+|\s*&\s*)"
 # One author in each family of styles; the style that reads the longest run of authors wins.
@@ -41,7 +43,7 @@ _AUTHOR_STYLES = {
     "vancouver": re.compile(
         rf"({_SURNAME})\s(?:[A-Z][a-z]?\.(?:\s?[A-Z][a-z]?\.)*|[{_CAP}](?:-?[{_CAP}]){{0,3}})(?=[\s,.:;(])"
     ),
-    "comma_initials": re.compile(rf"({_SURNAME})(?:\s(?:Jr\.?|Sr\.?|III|II|IV))?,\s?{_INITIALS_DOTTED}"),
+    "comma_initials": re.compile(rf"({_SURNAME})(?:\s(?:{_SUFFIXES}))?,\s?{_INITIALS_DOTTED}"),
     # IOP's spaced initials "Cooper L N and Schrieffer J R 1957", read only where a name, "and" or the year follows
     # (a capital after one initial may start the title: "Smith J A novel method").
     "spaced": re.compile(
@@ -50,8 +52,8 @@ _AUTHOR_STYLES = {
     # "C.S. Solanki", "Ch. Schubert", "Md.K. Mazeeruddin", and a bare capital before "Surname," ("L Cornel,")
     "initials_first": re.compile(rf"{_INITIALS_FIRST}\s?({_SURNAME})(?=[\s,.:;])"),
 }
-# A name's suffix: "A. J. Arduengo III,", "G. P. Berman, Jr. and", "Lienhard, J. H., V, 2019".
-_SUFFIX_RE = re.compile(r",?\s(?:Jr\.?|Sr\.?|III|II|IV|V(?=,))(?=[\s,.;:])")
+# ... also after the initials: "Lienhard, J. H., V, 2019".
+_SUFFIX_RE = re.compile(rf",?\s(?:{_SUFFIXES}|V(?=,))(?=[\s,.;:])")
 _ET_AL_RE = re.compile(r"\s*,?\s*(?:et al\.?|and others|\.\.\.)", re.IGNORECASE)
 _YEAR_PAREN_RE = re.compile(r"\((\d{4})[a-z]?(?:-\d{2}(?:-\d{2})?)?\)")  # "(1995)", "(2017-01-10)"
 # The astronomy and physics author-year form: the year straight after the last initial ("Harris, W. E., & van den

@@ -208,7 +208,7 @@ def _absorb_pieces(out: list[RefLine], host: RefLine) -> None:
 
 def _glue(prev: RefLine, line: RefLine, max_gap_em: float = 4.0) -> bool:
     """Glue `line` into `prev` when both are pieces of one printed line; whether it was glued."""
-    if prev.page != line.page or not prev.bbox or not line.bbox or not _same_baseline(prev, line):
+    if prev.page != line.page or not prev.bbox or not line.bbox or not same_baseline(prev, line):
         return False
     left, right = (prev, line) if prev.bbox[0] <= line.bbox[0] else (line, prev)  # pieces may come reversed
     if _LABEL_START_RE.match(right.text):
@@ -223,7 +223,8 @@ def _glue(prev: RefLine, line: RefLine, max_gap_em: float = 4.0) -> bool:
     return True
 
 
-def _same_baseline(a: RefLine, b: RefLine) -> bool:
+def same_baseline(a: RefLine, b: RefLine) -> bool:
+    """Whether two lines with boxes share most of their height: pieces of one printed line."""
     height = min(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1])
     overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
     return height > 0 and overlap >= 0.6 * height

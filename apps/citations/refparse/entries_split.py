@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from apps.documents.parsing.sections import REFERENCE_SIGNAL
 
-from .entries_lines import RefLine
+from .entries_lines import RefLine, same_baseline
 
 # [1], 1., (1) (ACS), 1) (JPSJ and other Japanese, German and Russian styles)
 _ANCHOR_RE = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?!\d)|\((\d{1,4})\)(?=\s)|(\d{1,4})\)(?=\s))\s*")
@@ -289,11 +289,7 @@ def _region(lines: list[RefLine], start: int) -> list[RefLine]:
 
 
 def _same_baseline_after(left: RefLine, line: RefLine) -> bool:
-    if not left.bbox or not line.bbox or line.bbox[0] < left.bbox[2]:
-        return False
-    height = min(left.bbox[3] - left.bbox[1], line.bbox[3] - line.bbox[1])
-    overlap = min(left.bbox[3], line.bbox[3]) - max(left.bbox[1], line.bbox[1])
-    return height > 0 and overlap >= 0.6 * height
+    return bool(left.bbox and line.bbox) and line.bbox[0] >= left.bbox[2] and same_baseline(left, line)
 
 
 def _joined(left: RefLine, right: RefLine) -> RefLine:

@@ -190,7 +190,7 @@ def inline_section(text: str) -> SectionMatch | None:
         # IEEE sets its run-in heads with a closed-up em dash: "Abstract—Reward functions ...".
         m = re.match(r"\s*[\]】〕]?\s*(?:[:：]|\.\s|\s[-–—]\s|[-–—]\s|—(?=[A-Z]))\s*", rest)
         min_rest = 3  # "Keywords: a, b" is a run-in heading however short the rest
-        if m is None and _is_cjk(alias[-1]):
+        if m is None and is_han(alias[-1]):
             m = re.match(r"\s+", rest)  # "摘要 本文": never without a gap ("方法学" is not "方法")
             min_rest = 6
         if m is None:
@@ -238,5 +238,6 @@ def is_caption(text: str) -> bool:
     return bool(_CAPTION_RE.match(text))
 
 
-def _is_cjk(ch: str) -> bool:
+def is_han(ch: str) -> bool:
+    """A Chinese character (CJK unified ideographs and extension A), which headings may run on without a space."""
     return "\u3400" <= ch <= "\u9fff"

@@ -21,13 +21,14 @@ from .pdf_letter_spacing import join_spaced_characters, unspace_letters
 
 # "1", "2.1", "3.2.1.", "IV.", "A", "A.", "A.1", "第1章", "第 2 节", "附录A", "Appendix B"; the title follows on
 # the same baseline.
+_CHINESE_ORDINAL = r"第\s*[\d一二三四五六七八九十]{1,3}\s*"  # "第3", "第 三"
+_APPENDIX_LABEL = r"(?:附录|Appendix|APPENDIX)\s*[A-Z]\.?"
 _NUMBER_ONLY_RE = re.compile(
     r"^\s*(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVXLC]{1,6}\.|[A-Z]\.?(?:\d{1,2}(?:\.\d{1,2})*)?|"
-    r"第\s*[\d一二三四五六七八九十]{1,3}\s*[章节篇部]|(?:附录|Appendix|APPENDIX)\s*[A-Z]\.?)\s*$"
+    rf"{_CHINESE_ORDINAL}[章节篇部]|{_APPENDIX_LABEL})\s*$"
 )
-_WORD_LABEL_RE = re.compile(
-    r"^\s*(?:第\s*[\d一二三四五六七八九十]{1,3}\s*[章篇部]|(?:附录|Appendix|APPENDIX)\s*[A-Z]\.?)\s*$"
-)
+# A label in words, over a title that may be set in the text size: a chapter, part or appendix (not a 节).
+_WORD_LABEL_RE = re.compile(rf"^\s*(?:{_CHINESE_ORDINAL}[章篇部]|{_APPENDIX_LABEL})\s*$")
 # A capital set apart from the rest of its small-capital word: "I NTRODUCTION", "R ELATED W ORK".
 _SMALL_CAPS_RE = re.compile(r"\b([A-Z]) ([A-Z]{2,})\b")
 _MAX_TITLE_CHARS = 160

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..sections import DECLARATIONS, canonical_section
+from ..sections import DECLARATIONS, canonical_section, is_han
 from ..textutil import normalise_for_match
 from .pdf_furniture import CONTENTS_TITLE_RE, has_leader
 from .pdf_heading_fragments import join_heading_fragments
@@ -152,7 +152,7 @@ def _past_subsections(blocks: list[RawBlock], last: int, n: int, is_heading) -> 
 def _named(text: str) -> bool:
     """Long enough to name a section: not a chapter's numeral alone ("一") or a table's label ("HTT")."""
     letters = sum(ch.isalpha() for ch in text)
-    cjk = sum("\u3400" <= ch <= "\u9fff" for ch in text)
+    cjk = sum(map(is_han, text))
     return cjk >= 3 or letters - cjk >= 6
 
 

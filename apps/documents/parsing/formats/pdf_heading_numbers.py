@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..sections import REFERENCE_SIGNAL, is_caption
+from ..sections import REFERENCE_SIGNAL, is_caption, is_han
 from .pdf_layout import RawBlock
 
 _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
@@ -76,14 +76,14 @@ def heading_like(block: RawBlock, label: Label | None) -> bool:
     if len(block.lines) > _MAX_LINES or len(text) > _MAX_CHARS or is_caption(text) or _CAPTION_CAPS_RE.match(text):
         return False
     title = label.title.strip() if label else text
-    if not title or not (title[0].isupper() or _cjk(title[0]) or title[0] in "“\"'(") or _TOC_LINE_RE.search(text):
+    if not title or not (title[0].isupper() or is_han(title[0]) or title[0] in "“\"'(") or _TOC_LINE_RE.search(text):
         return False
     if title.endswith((".", ",", ";", "。", "，", "；")) and not title.endswith(("et al.", "Etc.")):
         return False
     if title.endswith(MATH_ENDS):
         return False
     letters = sum(ch.isalpha() for ch in title)
-    if letters < 2 and not any(_cjk(ch) for ch in title):
+    if letters < 2 and not any(is_han(ch) for ch in title):
         return False
     if sum(ch.isdigit() for ch in title) > 0.3 * len(title) or " et al" in title or "\ufffd" in title:
         return False
@@ -150,7 +150,3 @@ def _roman(text: str) -> int | None:
         value = _ROMAN[ch]
         total += -value if i + 1 < len(text) and _ROMAN[text[i + 1]] > value else value
     return total if 0 < total <= 30 else None
-
-
-def _cjk(ch: str) -> bool:
-    return "\u3400" <= ch <= "\u9fff"
