@@ -467,3 +467,39 @@ def test_an_unnumbered_section_after_the_numbered_ones_in_their_style_is_top_lev
         top = [b.text for page in pages for b in page if levels.get(id(b)) == 1]
         assert "Computational details" in top, (toc, top)
         assert "Regression Models for Count Data in R" not in top
+
+
+def test_a_report_s_chapter_label_over_its_title_makes_the_chapters_top_level() -> None:
+    """LaTeX's report class: "Chapter 1" on a line of its own, the title under it in the same large type, over
+    up to three lines; the numbered sections "1.1", "2.1" are one level below (the sixth fresh set's ABINIT note,
+    whose four chapters were not found, its passages all before "1.1")."""
+    body = "The text of the chapter runs here in the body size of the report, long enough to be a paragraph. " * 3
+
+    def title(lines: list[str], y: float) -> RawBlock:
+        rows = [
+            RawLine(text=t, bbox=(103, y + 30 * k, 103 + 12 * len(t), y + 30 * k + 25)) for k, t in enumerate(lines)
+        ]
+        return RawBlock(lines=rows, max_size=24.8, bold=True)
+
+    pages = [
+        [_raw("Chapter 1", 201, 24.8, bold=True, x=103), title(["Wavefunction in plane waves", "and symmetries"], 251)],
+        [_raw("1.1 Plane waves representation", 100, 17.2, bold=True), _raw(body, 130)],
+        [_raw("1.2 Symmetries", 100, 17.2, bold=True), _raw(body, 130)],
+        [_raw("Chapter 2", 201, 24.8, bold=True, x=103), title(["Electronic density"], 251)],
+        [_raw("2.1 Electronic density", 100, 17.2, bold=True), _raw(body, 130)],
+        [
+            _raw("Chapter 3", 201, 24.8, bold=True, x=103),
+            title(["Generalization of the kinetic", "energy density", "to the tensorial form"], 251),
+            _raw(body, 360),
+        ],
+    ]
+    pages, levels = find_headings(pages, [])
+    by_level = collections.defaultdict(list)
+    for b in (b for page in pages for b in page if id(b) in levels):
+        by_level[levels[id(b)]].append(b.text)
+    assert by_level[1] == [
+        "Chapter 1 Wavefunction in plane waves and symmetries",
+        "Chapter 2 Electronic density",
+        "Chapter 3 Generalization of the kinetic energy density to the tensorial form",
+    ]
+    assert by_level[2] == ["1.1 Plane waves representation", "1.2 Symmetries", "2.1 Electronic density"]

@@ -45,6 +45,11 @@ _DOI_RE = re.compile(r"\b10\.\d{4,9}/\S+")
 _URL_RE = re.compile(r"https?://|\bwww\.")
 # A name starts the entry: a capital or a CJK character, after lower-case particles ("d’Aspremont", "van der")
 # and an APA descriptor ("[dataset] Kaul, H.").
+# How a listed work without an author-year start may open: a name or title, a quoted title, a bracketed name.
+_LISTED_START_RE = re.compile(r"^[\[“\"‘']?[^\W\d_a-z]")
+_UNDATED_RE = re.compile(r"\b(?:forthcoming|n\.\s?d\.|\d{3,4}s?\??\]?\.)", re.IGNORECASE)  # "1480s.", "[1957?]."
+_SEE_RE = re.compile(r"[.,]\s+(?:See|see also)\s+[^\W\d_a-z]")  # "Ashe, Gordon. See Creasey, John."
+_MAX_LISTED_WORK = 600  # characters: longer is a paragraph the list ran into, not a work
 _NAME_START_RE = re.compile(
     r"^(?:\[[a-z][a-z ]{2,20}\]\s*)?"
     r"(?:[a-z]{1,3}['\u2019]|(?:van|von|de|der|den|da|di|du|la|le|del|dos|ten|ter)\s)*"
@@ -123,7 +128,8 @@ def _list_under(lines: list[RefLine], start: int) -> list[RawEntry]:
         return labelled
     author_year = _through_last_reference(author_year_entries(lines, start))
     if len(author_year) >= _MIN_ENTRIES and sum(ok for _, ok in author_year) / len(author_year) >= 0.7:
-        return [e for e, ok in author_year if ok]
+        first = next(i for i, (_, ok) in enumerate(author_year) if ok)
+        return [e for i, (e, ok) in enumerate(author_year) if ok or (i > first and _listed_work(_entry_text(e)))]
     return []
 
 
@@ -207,6 +213,19 @@ def _author_year_like(text: str) -> bool:
     else:
         start = bool(_NAME_START_RE.match(text) or DITTO_START_RE.match(text) or DITTO_YEAR_RE.match(text))
     return len(text) >= 20 and bool(YEAR_RE.search(text)) and start and not merged
+
+
+def _listed_work(text: str) -> bool:
+    """Between two author-year entries, an entry the list's layout set apart that has no "Name, 1999." shape
+    but is one of the list's works: a cross-reference ("Ashe, Gordon. See Creasey, John."), a forthcoming or
+    undated work, a title or a bracketed author first ("“Ghost Dancing Music.” n.d.", "[Cook, Ebenezer?]. 1730."),
+    a work before 1600 ("Stanze in lode della donna brutta. 1547."), a GB/T 7714 entry marked by its type code but
+    undated ("萧钰. 出版业信息化迈入快车道[EB/OL]. http://…"). Not two entries run together."""
+    if len(text) < 20 or len(text) > _MAX_LISTED_WORK or not _LISTED_START_RE.match(text):
+        return False
+    dated = bool(YEAR_RE.search(text) or _UNDATED_RE.search(text))
+    merged = len(_YEAR_SLOT_RE.findall(_DOI_RE.sub(" ", text))) >= 2
+    return (dated or bool(_SEE_RE.search(text)) or is_gbt(text)) and not merged  # GB/T: "…[EB/OL]. http://…"
 
 
 def _entry_text(entry: RawEntry) -> str:

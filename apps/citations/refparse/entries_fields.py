@@ -308,13 +308,17 @@ def is_sane_title(title: str, text: str, authors: list[str]) -> bool:
         return False
     if re.match(r"^(?:in:?\s|and\s|&|\(|\)|https?:|www\.|available\b|retrieved\b|accessed\b)", title, re.IGNORECASE):
         return False
+    if re.match(r"^see(?: also)?\s", title, re.IGNORECASE):
+        return False  # a cross-reference to another entry ("Ashe, Gordon. See Creasey, John."), not a work's title
     if re.match(r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\)?$", title, re.IGNORECASE):
         return False
     if _GENRE_RE.match(title) or _is_abbreviated_venue(title, text):
         return False
     if not re.search(r"[^\W\d_]", title) or re.match(r"\d{1,3}(?:[,.\s]\d{3})+\b", title):
         return False  # no words, or a grouped number first ("5,693,000 (12 Dec. 2005)": a patent's number)
-    if re.search(r"\b\d+,\s*\d+\s*\((?:1[6-9]|20)\d{2}\)", title) or re.match(r"^arXiv:", title, re.IGNORECASE):
+    if re.search(r"\b\d+,\s*\d+\s*\((?:1[6-9]|20)\d{2}\)", title) or re.match(
+        r"^arXiv(?::|\s+\d)", title, re.IGNORECASE
+    ):
         return False  # the venue of a physics entry ("Nature 443, 409 (2006)") or a preprint number, not a title
     if re.match(r"^(?:[A-Z]\.\s?){1,3}[,;]", title):  # initials the author reading stopped in front of
         return False

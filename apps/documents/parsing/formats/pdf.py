@@ -19,7 +19,7 @@ from .pdf_heading_levels import find_headings
 from .pdf_identifiers import first_page_arxiv_id, first_page_journal, first_page_year
 from .pdf_layout import RawBlock, RawLine, drop_running_lines, reading_order, split_side_by_side
 from .pdf_letter_spacing import join_baseline_pieces
-from .pdf_line_numbers import drop_line_numbers
+from .pdf_line_numbers import drop_diagonal_lines, drop_line_numbers
 from .pdf_list_markers import attach_list_markers
 from .pdf_paragraphs import join_document_lines
 from .pdf_tables import TableRaw, around_tables, lift_tables, table_block
@@ -116,6 +116,7 @@ def _parse_open(doc: pymupdf.Document) -> ParsedDocument:
 def _page_blocks(page: pymupdf.Page) -> list[RawBlock]:
     out = []
     blocks = [b for b in page.get_text("dict", flags=_TEXT_FLAGS)["blocks"] if b.get("type") == 0]
+    drop_diagonal_lines(blocks)  # a watermark across the page ("ACCEPTED MANUSCRIPT")
     drop_line_numbers(blocks)  # a review copy's line numbers, before MuPDF's pieces of a line are glued
     attach_list_markers(blocks)  # "•" / "2." set in a box of its own, left of its item's text
     labels = frozenset(layout.footnote_labels([ln for b in blocks for ln in b["lines"]]))

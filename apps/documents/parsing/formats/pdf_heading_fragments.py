@@ -19,16 +19,17 @@ from .pdf_headings import body_style
 from .pdf_layout import RawBlock, RawLine
 from .pdf_letter_spacing import join_spaced_characters, unspace_letters
 
-# "1", "2.1", "3.2.1.", "IV.", "A", "A.", "A.1", "第1章", "第 2 节", "附录A", "Appendix B"; the title follows on
-# the same baseline.
+# "1", "2.1", "3.2.1.", "IV.", "A", "A.", "A.1", "第1章", "第 2 节", "附录A", "Appendix B", "Chapter 3"; the title
+# follows on the same baseline.
 _CHINESE_ORDINAL = r"第\s*[\d一二三四五六七八九十]{1,3}\s*"  # "第3", "第 三"
 _APPENDIX_LABEL = r"(?:附录|Appendix|APPENDIX)\s*[A-Z]\.?"
+_CHAPTER_LABEL = r"(?:Chapter|CHAPTER)\s+(?:\d{1,2}|[IVXLC]{1,6})"  # LaTeX's report and book classes
 _NUMBER_ONLY_RE = re.compile(
     r"^\s*(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVXLC]{1,6}\.|[A-Z]\.?(?:\d{1,2}(?:\.\d{1,2})*)?|"
-    rf"{_CHINESE_ORDINAL}[章节篇部]|{_APPENDIX_LABEL})\s*$"
+    rf"{_CHINESE_ORDINAL}[章节篇部]|{_APPENDIX_LABEL}|{_CHAPTER_LABEL})\s*$"
 )
 # A label in words, over a title that may be set in the text size: a chapter, part or appendix (not a 节).
-_WORD_LABEL_RE = re.compile(rf"^\s*(?:{_CHINESE_ORDINAL}[章篇部]|{_APPENDIX_LABEL})\s*$")
+_WORD_LABEL_RE = re.compile(rf"^\s*(?:{_CHINESE_ORDINAL}[章篇部]|{_APPENDIX_LABEL}|{_CHAPTER_LABEL})\s*$")
 # A capital set apart from the rest of its small-capital word: "I NTRODUCTION", "R ELATED W ORK".
 _SMALL_CAPS_RE = re.compile(r"\b([A-Z]) ([A-Z]{2,})\b")
 _MAX_TITLE_CHARS = 160
@@ -114,7 +115,12 @@ def _title_below(i: int, blocks: list[RawBlock], used: set[int], body: tuple) ->
     # A label that is a word ("Appendix A", "第2章") announces its title whatever its size (APA sets "Appendix A"
     # over "Instrument" centred, bold, in the text's size); a bare number must be set large to say so.
     worded = bool(_WORD_LABEL_RE.match(number.text))
-    if id(title) in used or len(title.lines) > 2 or (size < body[0] + _CHAPTER_LARGER and not worded):
+    # A chapter's title may run over three lines in its large type (report class); a bare number's over two.
+    if (
+        id(title) in used
+        or len(title.lines) > (3 if worded else 2)
+        or (size < body[0] + _CHAPTER_LARGER and not worded)
+    ):
         return None
     if worded and (title.bold != number.bold or title.text.rstrip().endswith(".")):
         return None

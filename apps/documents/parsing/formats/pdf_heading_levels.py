@@ -300,8 +300,8 @@ def _sub_level(scheme: str, label: Label, current: int, sub_last: int) -> int | 
             return 3
         return None
     if label.scheme == "arabic" and len(n) >= 2 and (scheme != "arabic" or n[0] == current):
-        return min(len(n), 6) if scheme in ("arabic", "zh_chapter") else min(len(n) + 1, 6)
-    if scheme == "zh_chapter" and label.scheme in ("zh_section", "zh_item"):
+        return min(len(n), 6) if scheme in ("arabic", "chapter") else min(len(n) + 1, 6)
+    if scheme == "chapter" and label.scheme in ("zh_section", "zh_item"):
         return 2
     if scheme in ("zh_section", "zh_part") and label.scheme == "zh_item":
         return 2

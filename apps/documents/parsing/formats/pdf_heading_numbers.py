@@ -21,6 +21,8 @@ _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 
 _LABELS: list[tuple[str, re.Pattern]] = [
     ("zh_unit", re.compile(rf"^第\s*([{_CN}\d]+)\s*([章节篇部])\s*(.*)$")),
+    # A report's or thesis's "Chapter 1" over its title (joined into one heading by pdf_heading_fragments).
+    ("en_chapter", re.compile(r"^(?:Chapter|CHAPTER)\s+(\d{1,2}|[IVXLC]{1,6})\.?\s+(\S.*)$")),
     ("zh_item", re.compile(rf"^([{_CN}]+)\s*[、．]\s*(.+)$")),
     ("zh_paren", re.compile(rf"^[（(]\s*([{_CN}]+)\s*[）)]\s*(.+)$")),
     ("roman", re.compile(r"^([IVXLC]+)\.\s*(\S.*)$")),
@@ -38,7 +40,7 @@ _CAPTION_CAPS_RE = re.compile(r"^(?:TABLE|FIG\.?|FIGURE|ALGORITHM)\s+[IVXLC\d]+\
 
 @dataclass(frozen=True)
 class Label:
-    scheme: str  # roman | arabic | letter | paren | zh_chapter | zh_section | zh_item | zh_paren | ...
+    scheme: str  # roman | arabic | letter | paren | chapter (第1章, Chapter 1) | zh_section | zh_item | zh_paren | ...
     numbers: tuple[int, ...]
     title: str  # the heading's words after the label
 
@@ -50,9 +52,12 @@ def parse_label(text: str) -> Label | None:
         if not m:
             continue
         if scheme == "zh_unit":
-            unit = {"章": "zh_chapter", "节": "zh_section"}.get(m.group(2), "zh_part")
+            unit = {"章": "chapter", "节": "zh_section"}.get(m.group(2), "zh_part")
             n = _cn_number(m.group(1))
             return Label(unit, (n,), m.group(3)) if n else None
+        if scheme == "en_chapter":
+            n = int(m.group(1)) if m.group(1).isdigit() else _roman(m.group(1))
+            return Label("chapter", (n,), m.group(2)) if n else None
         if scheme in ("zh_item", "zh_paren"):
             n = _cn_number(m.group(1))
             return Label(scheme, (n,), m.group(2)) if n else None
@@ -95,7 +100,7 @@ def heading_like(block: RawBlock, label: Label | None) -> bool:
 # Schemes that may number the top level, highest first: a document with chapters (第一章) and items (一、) has
 # the chapters on top, one with roman numerals and arabic ones ("1." run-in sub-sub-headings) the numerals.
 # Letters number appendices and sub-headings, never a document's top level (form questions "A", "B" ...).
-_TOP_RANK = ("zh_part", "zh_chapter", "zh_section", "zh_item", "roman", "arabic")
+_TOP_RANK = ("zh_part", "chapter", "zh_section", "zh_item", "roman", "arabic")
 _MIN_CHAIN = 3
 _MIN_SHARE_OF_LONGEST = 0.3  # a higher-ranked chain wins over a longer one unless it is this much shorter
 
