@@ -144,3 +144,25 @@ def test_a_section_starts_at_its_heading_not_at_a_paragraph_opening_with_its_wor
     # A heading the parse missed is still found where a block starts with it.
     blocks[2] = Block(kind="paragraph", text="参考文献", heading_path=("第2 章 模板使用",), para_no=2)
     assert expected_sections(["模板使用", "参考文献"], blocks)[2:] == ["参考文献", "参考文献"]
+
+
+def test_a_short_first_entry_is_read_whatever_label_the_truth_prints():
+    """The truth copies the label ("[1] JACoW, http://www.jacow.org"); an entry's text has none, and on a
+    three-word entry the label alone made the first entry count as misread."""
+    from types import SimpleNamespace
+
+    from apps.citations.reading_eval.references import reference_scores
+
+    found = [
+        SimpleNamespace(title="", text="JACoW, http://www.jacow.org"),
+        SimpleNamespace(title="", text="IEEE Editorial Style Manual, IEEE Periodicals, 2014."),
+    ]
+    truth = {"ref_count": 2, "first_ref": "[1] JACoW, http://www.jacow.org", "last_ref": "2. Another work, 2015."}
+    scores = reference_scores(truth, found)
+    assert scores["first_ok"] is True and scores["last_ok"] is False
+    # An entry that is a URL alone is compared as printed (its words are an identifier the token count sets aside).
+    url = "https://woodward.library.ubc.ca/researchhelp/journal-abbreviations/"
+    truth = {"ref_count": 2, "first_ref": "[1] JACoW, http://www.jacow.org", "last_ref": f"[3] {url}"}
+    assert reference_scores(truth, [*found[:1], SimpleNamespace(title="", text=url)])["last_ok"] is True
+    cut = [*found[:1], SimpleNamespace(title="", text="https://woodward.library.ubc.ca/researchhelp/")]
+    assert reference_scores(truth, cut)["last_ok"] is False

@@ -25,6 +25,15 @@ from .entries_styles import (
 from .styles_gbt import is_gbt, parse_gbt
 
 _DOI_RE = re.compile(r"\b10\.\d{4,9}/\S+")
+# An arXiv identifier: "arXiv:1506.04392" (YYMM.NNNNN, from April 2007) or "hep-ph/0001025" (archive/YYMMNNN,
+# 1991 to March 2007). Its digits are no year ("arXiv:1405.1994" is not 1994), but its first two are the preprint's
+# year, the only one an entry that cites a preprint alone gives ("[5] D. B. Franzosi …, arXiv:1506.04392.").
+_ARXIV_ID_RE = re.compile(
+    r"\barXiv:?\s?(\d{2})(\d{2})\.\d{4,5}(?:v\d+)?\b|"
+    r"\b(?:hep-(?:ph|th|ex|lat)|astro-ph|gr-qc|nucl-(?:th|ex)|quant-ph|cond-mat|math-ph|math|physics|nlin|cs)"
+    r"(?:\.[A-Za-z]{2})?/(\d{2})(\d{2})\d{3}\b",
+    re.IGNORECASE,
+)
 _DOI_BROKEN_RE = re.compile(r"(\b10\.\d{4,9}/\S*[-/.])\s+(?=[\w(])")  # a DOI cut at a line end
 _SURNAME = r"(?:(?:van|von|de|der|den|da|di|du|la|le|del|dos|De|Van|Von|Di|Da|Le|La|St\.)\s){0,2}"
 # At least two letters: "M.S. thesis" is a degree, not M. S.
@@ -109,7 +118,7 @@ def parse_doi(text: str) -> str:
 def parse_year(text: str, max_year: int = 2100) -> int | None:
     """Year of publication: "(1995)" in author-year styles, the closing year in IEEE styles, else the first
     standalone four-digit year (page ranges and DOIs are skipped)."""
-    body = _DOI_RE.sub(" ", text)
+    body = _ARXIV_ID_RE.sub(" ", _DOI_RE.sub(" ", text))
     for rx in (_YEAR_PAREN_RE, _YEAR_AFTER_INITIALS_RE, _YEAR_END_RE):
         m = rx.search(body)
         if m and 1600 <= int(m.group(1)) <= max_year:
@@ -117,15 +126,36 @@ def parse_year(text: str, max_year: int = 2100) -> int | None:
     for m in _YEAR_ANY_RE.finditer(body):
         if 1600 <= int(m.group(1)) <= max_year:
             return int(m.group(1))
-    return None
+    return _preprint_year(text, max_year)
+
+
+def _preprint_year(text: str, max_year: int) -> int | None:
+    """The year an arXiv identifier was given in, when the entry prints no other."""
+    m = _ARXIV_ID_RE.search(text)
+    if not m:
+        return None
+    new_style = m.group(1) is not None
+    yy, mm = (int(g) for g in (m.group(1, 2) if new_style else m.group(3, 4)))
+    if not 1 <= mm <= 12:
+        return None
+    year = 2000 + yy if new_style or yy < 91 else 1900 + yy
+    return year if year <= max_year and (not new_style or year >= 2007) else None
+
+
+# A collaboration named before its authors ("ATLAS Collaboration, G. Aad et al.,", "The CMS Collaboration,",
+# "Planck Collaboration: Ade, P. A. R., …"): one author, not a surname "ATLAS Collaboration" with the initial "G.".
+_GROUP_AUTHOR_RE = re.compile(
+    r"^(?:The\s+)?((?:[A-Z][\w\-]*\s+){1,4}(?:Collaborations?|Consortium))\s*[,:;]\s*(?:and\s+)?"
+)
 
 
 def parse_authors(text: str) -> tuple[list[str], int]:
     """Surnames of the leading author list and where that list ends (0 when no author list was read)."""
-    best: tuple[list[str], int] = ([], 0)
+    group = _GROUP_AUTHOR_RE.match(text)
+    best: tuple[list[str], int] = ([group.group(1)], group.end()) if group else ([], 0)
     for rx in _AUTHOR_STYLES.values():
-        names: list[str] = []
-        pos = 0
+        names: list[str] = [group.group(1)] if group else []
+        pos = group.end() if group else 0
         while True:
             m = rx.match(text, pos)
             if not m:
@@ -209,7 +239,9 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
         return {"title": name}
     if not authors:
         return _quoted_after_names(text)
-    return _after_authors(text, end, authors, comma=text[:end].rstrip().endswith(","))
+    # The comma style: a comma closes the names, also after "et al." ("S. Chatrchyan et al., Observation of …,").
+    comma = text[:end].rstrip().endswith(",") or text[end:].lstrip().startswith(",")
+    return _after_authors(text, end, authors, comma=comma)
 
 
 # Authors written "Surname, Given" joined by "and" (ASME's asmeconf.bst: "Ning, Xiang and Lovell, Mary Rose.").
@@ -316,10 +348,16 @@ def is_sane_title(title: str, text: str, authors: list[str]) -> bool:
         return False
     if not re.search(r"[^\W\d_]", title) or re.match(r"\d{1,3}(?:[,.\s]\d{3})+\b", title):
         return False  # no words, or a grouped number first ("5,693,000 (12 Dec. 2005)": a patent's number)
-    if re.search(r"\b\d+,\s*\d+\s*\((?:1[6-9]|20)\d{2}\)", title) or re.match(
-        r"^arXiv(?::|\s+\d)", title, re.IGNORECASE
+    if (
+        re.search(r"\b\d+,\s*\d+\s*\((?:1[6-9]|20)\d{2}\)", title)
+        or re.match(r"^(?:[A-Z][\w.]*\s){1,4}[A-Z]?\d+\s*\((?:1[6-9]|20)\d{2}\)", title)
+        or re.match(r"^arXiv(?::|\s+\d)", title, re.IGNORECASE)
+        or _ARXIV_ID_RE.search(title)
     ):
-        return False  # the venue of a physics entry ("Nature 443, 409 (2006)") or a preprint number, not a title
+        # The venue of a physics entry ("Nature 443, 409 (2006)", "JHEP 08 (2014) 174", "Nucl. Phys. B 574 (2000)
+        # 3–22") or a preprint number, not a title; a title does not hold one either ("von Gero Gersdorff,
+        # arXiv:1508.04814": the names read on to the identifier).
+        return False
     if re.match(r"^(?:[A-Z]\.\s?){1,3}[,;]", title):  # initials the author reading stopped in front of
         return False
     if re.match(r"^[^\s,]+(?:\s[^\s,]+){0,3},\s?(?:[A-Z]\.\s?-?){1,3}(?:[,;]|\s+AND\b|\s+and\b)", title):

@@ -146,7 +146,7 @@ def numbered_entries(
             # A reference list numbered from 1 again further on is another list (the author's publications after
             # a thesis's references), not this one resumed; a numbered step list in between is not (Nature's
             # Methods go on from the main text's last number). It also ends the list it follows.
-            head = " ".join(ln.text for ln in lines[i : i + 2])
+            head = _entry_head(lines, i, bare)
             restarted = looks_like_reference(head) or bool(YEAR_RE.search(head))
             if restarted and closed_at is None:
                 closed_at, by_heading = i, True
@@ -193,6 +193,14 @@ def numbered_entries(
         skipped = 0
     trim_last(entries)
     return entries
+
+
+def _entry_head(lines: list[RefLine], i: int, bare: bool, most: int = 5) -> str:
+    """The entry that starts at line `i`, up to the next label (five lines at most): an IEEE entry's first two
+    lines may hold only its authors and quoted title ("[1] A. Alpha and B. T. Beta, “Novel techniques …”, in
+    Proc. 9th Int."), its year and DOI come after."""
+    end = next((j for j in range(i + 2, min(i + most, len(lines))) if anchor(lines[j], bare) is not None), i + most)
+    return " ".join(ln.text for ln in lines[i:end])  # two lines at least, as before: a short entry and the next
 
 
 def _other_column(line: RefLine, last: RefLine, lines: list[RefLine], i: int, label: int, bare: bool) -> bool:

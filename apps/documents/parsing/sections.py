@@ -213,11 +213,14 @@ def section_weight(name: str) -> float:
     return WEIGHTS.get(name, DEFAULT_WEIGHT)
 
 
-# What reference entries are made of: years, "et al", journal abbreviations, volumes and pages, DOIs (the reference
-# parser's signals, apps/citations/refparse, read the same way).
+# What reference entries are made of: years, "et al", journal abbreviations, volumes and pages, DOIs and arXiv
+# identifiers (the reference parser's signals, apps/citations/refparse, read the same way). An arXiv identifier
+# counts twice, its name and its number, as "doi:10.1103/…" does: physics lists cite many works by it alone
+# ("[5] D. B. Franzosi and F. Sannino, arXiv:1506.04392."), old-style ones too ("hep-ph/0001025").
 REFERENCE_SIGNAL = re.compile(
     r"\b(?:1[6-9]|20)\d{2}[a-z]?\b|\bet al\b|\bJ\.|\bProc\.?\b|\bvol\.|\bpp\.|\bdoi\b|10\.\d{4,}/|Journal|Conference|"
-    r"\bIn:|Press\b|\d+\s*\(\d+\)|\d+\s*[:,]\s*\d+\s*[-\u2013]\s*\d+",
+    r"\bIn:|Press\b|\d+\s*\(\d+\)|\d+\s*[:,]\s*\d+\s*[-\u2013]\s*\d+|"
+    r"\barXiv\b|(?<=arXiv:)\s?\d{4}\.\d{4,5}|\b(?:hep-(?:ph|th|ex|lat)|astro-ph|gr-qc|nucl-(?:th|ex)|quant-ph|cond-mat)/\d{7}\b",
     re.IGNORECASE,
 )
 # Signals per 100 characters from which a passage reads as reference entries. Measured on the 11 JATS papers: the

@@ -97,7 +97,9 @@ def clean_inline(text: str) -> str:
 
 
 _URL_CUT_RE = re.compile(r"\bhttps?:(?://\S*[/\-_.=?&#])?$")
-_URL_REST_RE = re.compile(r"^(?://)?[\w\-~%]*[/.?=&#][\w\-.~%/?=&#]")  # its first word is more URL
+# Its first word is more URL: a path goes on ("…/line-" | "spacing.html"), or the line is the URL's last segment
+# ("…/researchhelp/" | "journal-abbreviations/").
+_URL_REST_RE = re.compile(r"^(?://)?[\w\-~%]*(?:[/.?=&#][\w\-.~%/?=&#]|/(?:\s|$))")
 
 
 def join_lines(lines: list[str], *, vocabulary: Vocabulary | None = None) -> str:

@@ -101,7 +101,7 @@ def _parse_open(doc: pymupdf.Document) -> ParsedDocument:
     ordered = [reading_order(raw, sizes[pno][0]) for pno, raw in enumerate(pages, start=1)]
     # Lines MuPDF returned as blocks of their own are joined back into their paragraphs (CJK PDFs especially).
     ordered = around_tables(join_document_lines, ordered)  # pdf_tables.py: tables are not joined to text
-    blocks = pdf_ocr.flag_blocks(_to_blocks(ordered, doc.get_toc(simple=True)), ocr_lines)
+    blocks = pdf_ocr.flag_blocks(_to_blocks(ordered, _outline(doc)), ocr_lines)
     blocks = mark_furniture(blocks)  # contents, front matter: low weight
     return ParsedDocument(
         blocks=blocks,
@@ -162,6 +162,23 @@ def _needs_ocr(page: pymupdf.Page, raw: list[RawBlock]) -> bool:
         return bool(page.get_images(full=False))
     # Fonts without a Unicode map come out as U+FFFD: the text layer is there but unusable.
     return text.count("\ufffd") > 0.3 * visible
+
+
+def _outline(doc: pymupdf.Document) -> list[list]:
+    """The outline as [level, title, page, top]: `top` is where the entry's destination lies on its page, in the
+    parser's coordinates (None when it names no point), so that an entry is matched to the heading it points at,
+    not to its own line in a printed contents list on the same page (LaTeX News: "Introduction" twice on page 1)."""
+    out = []
+    for level, title, page, *rest in doc.get_toc(simple=False):
+        dest = rest[0] if rest else {}
+        top = None
+        pointed = isinstance(dest, dict) and dest.get("kind") in (pymupdf.LINK_GOTO, pymupdf.LINK_NAMED)
+        to = dest.get("to") if pointed else None
+        if to is not None and 1 <= page <= doc.page_count:
+            # Outline points are in PDF space (origin bottom left): into the page's top-left coordinates.
+            top = (pymupdf.Point(to) * doc[page - 1].transformation_matrix).y
+        out.append([level, title, page, top])
+    return out
 
 
 def _to_blocks(pages: list[list[RawBlock]], toc: list) -> list[Block]:

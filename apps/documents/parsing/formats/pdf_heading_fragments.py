@@ -153,17 +153,34 @@ def _continues(first: RawBlock, second: RawBlock, body: tuple[float, bool]) -> b
         return False
     a, b = first.lines[-1].bbox, second.bbox
     height = a[3] - a[1]
-    if not (0 <= b[1] - a[3] <= 0.6 * height) or min(a[2], b[2]) - max(a[0], b[0]) < 0:
+    # Line boxes of a tight leading overlap (a 12 pt face's box is 17 pt tall on a 14 pt pitch): the next line
+    # starts at least half a line below this one's top and not more than 0.6 of a line below its bottom.
+    gap = b[1] - a[3]
+    if not (-0.4 * height <= gap <= 0.6 * height and b[1] - a[1] >= 0.5 * height):
+        return False
+    if min(a[2], b[2]) - max(a[0], b[0]) < 0:
         return False
     head, tail = first.text.strip(), second.text.strip()
-    if not _HEADING_START_RE.match(head) or head.endswith((".", ":", ";")):
+    if head.endswith((".", ":", ";")) or not (_HEADING_START_RE.match(head) or _centred_capitals(first, second)):
         return False
     if re.match(r"^(?:[IVXLC]+\.|\d+(?:\.\d+)*\.?|[A-Z]\.)\s", tail):
         return False  # the next heading, not this one's second line
-    letters_head = [c for c in head if c.isalpha()]
-    letters_tail = [c for c in tail if c.isalpha()]
-    upper = bool(letters_head) and all(c.isupper() for c in letters_head)
-    return bool(letters_tail) and upper == all(c.isupper() for c in letters_tail)
+    return any(c.isalpha() for c in tail) and _capitals(head) == _capitals(tail)
+
+
+def _capitals(text: str) -> bool:
+    """Set in capitals: all letters but a name's few ("IEEE REFERENCE STYLE GUIDE … JACoW PAPERS,")."""
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and sum(c.isupper() for c in letters) >= 0.9 * len(letters)
+
+
+def _centred_capitals(first: RawBlock, second: RawBlock) -> bool:
+    """An unnumbered heading in capitals centred over two lines (JACoW: "CHECKLIST FOR ELECTRONIC" over
+    "PUBLICATION"): both lines in capitals, on one centre axis."""
+    if not (_capitals(first.text) and _capitals(second.text)):
+        return False
+    a, b = first.lines[-1].bbox, second.bbox
+    return abs((a[0] + a[2]) / 2 - (b[0] + b[2]) / 2) <= 0.5 * (a[3] - a[1]) and b[2] - b[0] < a[2] - a[0] + 1
 
 
 def join_small_caps(text: str) -> str:

@@ -66,19 +66,61 @@ def outline_levels(pages: list[list[RawBlock]], toc: list) -> Levels:
     """Outline entries printed as blocks, with their outline level (1 = top)."""
     toc = _without_title_entry(toc)
     by_page: dict[int, list[list]] = {}
-    for level, title, page, *_ in toc:
+    for level, title, page, *rest in toc:
         key = normalise_for_match(_OUTLINE_NUMBER_RE.sub("", title))
         if key and page >= 1:
-            by_page.setdefault(page, []).append([level, key, False])
+            by_page.setdefault(page, []).append([level, key, False, rest[0] if rest else None])
     levels: Levels = {}
     for pno, raw_blocks in enumerate(pages, start=1):
+        for entry in by_page.get(pno, []):
+            # An entry that points at a place: the matching block nearest below that place is its heading (a
+            # contents list on the same page names it too, in a type as large).
+            if entry[3] is not None and (raw := _pointed_at(raw_blocks, entry, levels)) is not None:
+                levels[id(raw)] = entry[0]
+                entry[2] = True
         # Largest type first: a section that starts on the contents page is named twice there, and its entry
         # belongs to the heading, not to its line in the contents list ("第1节 简介" in ctexart's 目录).
         for raw in sorted(raw_blocks, key=lambda b: -b.max_size):
+            if id(raw) in levels:
+                continue
             level = _match_outline(by_page.get(pno, []), raw.text) if raw.text else None
             if level is not None:
                 levels[id(raw)] = level
     return levels
+
+
+_POINT_SLACK = 24.0  # points: a destination lies about a line above its heading's top at most (hyperref)
+
+
+def _pointed_at(raw_blocks: list[RawBlock], entry: list, taken: Levels) -> RawBlock | None:
+    """The block `entry` points at: one that matches it, whose top lies at or just below the entry's destination.
+    There the printed heading may also be longer than the entry (LaTeX's short title for the outline: "Bug reports
+    for core LaTeX2ε and packages" for "… packages maintained by the Project Team")."""
+    top, key = entry[3], entry[1]
+
+    def longer(b: RawBlock) -> bool:
+        return (
+            len(key) >= 8
+            and _heading_shaped(b)
+            and normalise_for_match(_OUTLINE_NUMBER_RE.sub("", b.text)).startswith(key)
+        )
+
+    near = [
+        b
+        for b in raw_blocks
+        if id(b) not in taken
+        and b.text
+        and -4.0 <= b.bbox[1] - top <= _POINT_SLACK
+        and len(b.text) <= 300
+        and (_match_outline([[entry[0], key, False]], b.text) is not None or longer(b))
+    ]
+    return min(near, key=lambda b: abs(b.bbox[1] - top), default=None)
+
+
+def _heading_shaped(block: RawBlock) -> bool:
+    """Two lines at most and no sentence in it: a heading, not a paragraph run in after one ("Update to xr The xr
+    package has been updated so that …")."""
+    return len(block.lines) <= 2 and not re.search(r"[.!?:]\s|[.!?]$", block.text)
 
 
 def _with_unlisted_names(pages: list[list[RawBlock]], levels: Levels) -> Levels:
@@ -210,7 +252,7 @@ def numbered_levels(pages: list[list[RawBlock]], styled: Levels) -> Levels:
         for i, (b, lab) in enumerate(zip(blocks, labels, strict=True))
         if lab is not None and heading_like(b, lab)
     ]
-    chain = top_chain(entries)
+    chain = top_chain(entries, body[0])
     if not chain:
         return {}
     top = labels[chain[0]]

@@ -102,20 +102,24 @@ def heading_like(block: RawBlock, label: Label | None) -> bool:
 # Letters number appendices and sub-headings, never a document's top level (form questions "A", "B" ...).
 _TOP_RANK = ("zh_part", "chapter", "zh_section", "zh_item", "roman", "arabic")
 _MIN_CHAIN = 3
+_WORDED_TOP = ("zh_part", "chapter", "zh_section", "zh_item")  # ordinals in words: no list is numbered "一、二、"
+_CLEARLY_LARGER = 2.0  # points above the text's size
 _MIN_SHARE_OF_LONGEST = 0.3  # a higher-ranked chain wins over a longer one unless it is this much shorter
 
 
-def top_chain(entries: list[tuple[int, Label, tuple]]) -> list[int]:
+def top_chain(entries: list[tuple[int, Label, tuple]], body_size: float = 0.0) -> list[int]:
     """The run of single-number labels of one scheme and one style counting up (one number may be skipped: a
     heading lost to a figure or a page break) that numbers the document's top level. `entries` are (index,
     label, style) in reading order; returns the indexes of the chain's members, or [] when no run of three
-    is found."""
+    is found. A run of two is enough for Chinese ordinals and chapters set clearly larger than the text
+    (`body_size`): a regulation in two parts, "一、学位论文的一般格式和顺序" and "二、有关学位论文的印刷格式"."""
     groups: dict[tuple, list[tuple[int, int]]] = {}
     for index, label, style in entries:
         if len(label.numbers) == 1 and label.scheme in _TOP_RANK:
             groups.setdefault((label.scheme, style), []).append((index, label.numbers[0]))
     best: dict[str, list[tuple[int, int]]] = {}
-    for (scheme, _), members in groups.items():
+    size_of: dict[str, float] = {}
+    for (scheme, style), members in groups.items():
         for start in range(len(members)):
             if members[start][1] > 10:
                 continue
@@ -127,11 +131,12 @@ def top_chain(entries: list[tuple[int, Label, tuple]]) -> list[int]:
                 if step == 1 or (step == 2 and all(m[1] != item[1] - 1 for m in members[k + 1 :])):
                     chain.append(item)
             if len(chain) > len(best.get(scheme, [])):
-                best[scheme] = chain
+                best[scheme], size_of[scheme] = chain, style[0]
     longest = max((len(c) for c in best.values()), default=0)
     for scheme in _TOP_RANK:
         chain = best.get(scheme, [])
-        if len(chain) >= _MIN_CHAIN and len(chain) >= _MIN_SHARE_OF_LONGEST * longest:
+        worded = scheme in _WORDED_TOP and body_size and size_of.get(scheme, 0.0) >= body_size + _CLEARLY_LARGER
+        if len(chain) >= (2 if worded else _MIN_CHAIN) and len(chain) >= _MIN_SHARE_OF_LONGEST * longest:
             return [i for i, _ in chain]
     return []
 

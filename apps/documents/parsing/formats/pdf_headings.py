@@ -21,6 +21,7 @@ Style = tuple[float, bool]
 _MAX_CHARS = 150  # a heading is a line or two, never a paragraph
 _MAX_LINES = 3
 _CLEARLY_LARGER = 2.0  # points above the body's size from which one section name alone shows the heading style
+_PARAGRAPH_CHARS = 200  # a block of text this long in the body's style is the text, not the title block
 _MIN_REPEATS = 3  # a style of the document's own headings recurs at least this often
 _NUMBERED_RE = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+\S")
 _ROMAN_RE = re.compile(r"^\s*[IVXLC]+\.\s+\S")
@@ -54,9 +55,15 @@ def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], d
     anchor_ids = {id(b) for b in anchors}
     levels: dict[int, int] = {}
     started = False  # before the first section name: title, authors, journal lines share heading styles
+    body_seen = False  # ... or before the first paragraph of text: the title block is over once the text began
     top_canonical: str | None = None
     for page in pages:
         for b in page:
+            body_seen = body_seen or (_same_style(_style(b), body) and b.chars >= _PARAGRAPH_CHARS)
+            if not started and body_seen and _same_style(_style(b), section_style) and _looks_like_heading(b):
+                # The document's known section names come late ("Conclusion", "References" of an R vignette
+                # whose other sections are its own: "Basic concept", "Usage in R"); its headings start earlier.
+                started = True
             if id(b) in anchor_ids:
                 started = True
                 levels[id(b)] = _number_level(b.text) or 1

@@ -20,6 +20,7 @@ page's words are read here with stricter evidence of a table:
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from statistics import median
 
@@ -68,9 +69,10 @@ def find_text_tables(
     lines_upright = upright()
     free = [w for w in free if _on(w, lines_upright)]
     lines = [[seg for seg in line if not _prose(seg, width)] for line in _lines(free)]
+    words_per_block = Counter(w[5] for w in free)
     out = []
     for run in _runs([line for line in lines if line]):
-        table = _table(run)
+        table = _table(run, words_per_block)
         if table is not None and not _drawn_like_a_figure(table.bbox, drawings()):
             out.append(table)
     return out
@@ -157,17 +159,18 @@ def _runs(lines: list[list[list[Word]]]) -> list[list[list[list[Word]]]]:
     return out
 
 
-def _table(run: list[list[list[Word]]]) -> TableRaw | None:
+def _table(run: list[list[list[Word]]], words_per_block: Counter | None = None) -> TableRaw | None:
     columns = _columns([line for line in run if len(line) >= MIN_SEGMENTS])
     if len(columns) < MIN_COLUMNS:
         return None
+    if words_per_block:
+        run = _without_passing_text(run, columns, words_per_block)
+        columns = _columns([line for line in run if len(line) >= MIN_SEGMENTS])
+        if len(columns) < MIN_COLUMNS:
+            return None
     rows = []
     for line in run:
-        cells: list[list[list[Word]]] = [[] for _ in columns]
-        for segment in line:
-            centre = (segment[0][0] + segment[-1][2]) / 2
-            k = min(range(len(columns)), key=lambda i: _distance(centre, columns[i]))
-            cells[k].append(segment)
+        cells = _by_column(line, columns)
         texts = [" ".join(w[4] for seg in cell for w in seg) for cell in cells]
         boxes = [
             _box([w for seg in cell for w in seg]) if cell else _empty_box(columns[i], line)
@@ -191,6 +194,44 @@ def _table(run: list[list[list[Word]]]) -> TableRaw | None:
     if sum(bool(_NUMBER.match(c)) for c in filled) < MIN_NUMBERS * len(filled):
         return None
     return as_raw(rows)
+
+
+def _without_passing_text(
+    run: list[list[list[Word]]], columns: list[tuple[float, float]], words_per_block: Counter
+) -> list[list[list[Word]]]:
+    """The run without a first or last column of the other column's running text: its lines line up with the
+    table's rows, but their text blocks go on above or below the table (PaSa's Table 9 beside reference entries
+    whose first and last lines lie outside it). A column is such text when most of its filled cells hold words of
+    a block that has words outside the run; a caption sharing a block with the header row flags one cell only."""
+    in_run = Counter(w[5] for line in run for seg in line for w in seg)
+    passing_blocks = {b for b, n in in_run.items() if words_per_block[b] > n}
+    if not passing_blocks:
+        return run
+    filled = [0] * len(columns)
+    passing = [0] * len(columns)
+    for line in run:
+        for k, segments in enumerate(_by_column(line, columns)):
+            if segments:
+                filled[k] += 1
+                passing[k] += any(w[5] in passing_blocks for seg in segments for w in seg)
+    flagged = [f > 0 and p > f / 2 for f, p in zip(filled, passing, strict=True)]
+    lo, hi = 0, len(columns)
+    while hi - lo > MIN_COLUMNS and flagged[hi - 1]:
+        hi -= 1
+    while hi - lo > MIN_COLUMNS and flagged[lo]:
+        lo += 1
+    if (lo, hi) == (0, len(columns)):
+        return run
+    kept = [[seg for cell in _by_column(line, columns)[lo:hi] for seg in cell] for line in run]
+    return [sorted(line, key=lambda seg: seg[0][0]) for line in kept if line]
+
+
+def _by_column(line: list[list[Word]], columns: list[tuple[float, float]]) -> list[list[list[Word]]]:
+    cells: list[list[list[Word]]] = [[] for _ in columns]
+    for segment in line:
+        centre = (segment[0][0] + segment[-1][2]) / 2
+        cells[min(range(len(columns)), key=lambda i: _distance(centre, columns[i]))].append(segment)
+    return cells
 
 
 def _without_sparse_edges(rows: list[TableRow]) -> list[TableRow]:
