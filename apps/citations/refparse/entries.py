@@ -119,8 +119,8 @@ def _list_under(lines: list[RefLine], start: int) -> list[RawEntry]:
     numbered = numbered_entries(lines, start) or _bare_numbered(lines, start)
     if len(numbered) >= _MIN_ENTRIES and _share(numbered, _entry_like) >= 0.5:
         return numbered
-    if len(numbered) == 1 and _authored_entry(_entry_text(numbered[0])):
-        return numbered
+    if len(numbered) == 1 and (_authored_entry(text := _entry_text(numbered[0])) or _URL_RE.search(text)):
+        return numbered  # one entry under the heading: authored, or a web page ("1. National institute of …")
     if numbered:
         return []  # a numbered start that does not read like references: not an author-year list either
     labelled = alpha_entries(lines, start)
