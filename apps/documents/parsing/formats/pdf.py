@@ -169,6 +169,7 @@ def _outline(doc: pymupdf.Document) -> list[list]:
     parser's coordinates (None when it names no point), so that an entry is matched to the heading it points at,
     not to its own line in a printed contents list on the same page (LaTeX News: "Introduction" twice on page 1)."""
     out = []
+    matrices: dict[int, pymupdf.Matrix] = {}  # a book's outline points at each page many times
     for level, title, page, *rest in doc.get_toc(simple=False):
         dest = rest[0] if rest else {}
         top = None
@@ -176,7 +177,9 @@ def _outline(doc: pymupdf.Document) -> list[list]:
         to = dest.get("to") if pointed else None
         if to is not None and 1 <= page <= doc.page_count:
             # Outline points are in PDF space (origin bottom left): into the page's top-left coordinates.
-            top = (pymupdf.Point(to) * doc[page - 1].transformation_matrix).y
+            if page not in matrices:
+                matrices[page] = doc[page - 1].transformation_matrix
+            top = (pymupdf.Point(to) * matrices[page]).y
         out.append([level, title, page, top])
     return out
 

@@ -103,7 +103,7 @@ def heading_like(block: RawBlock, label: Label | None) -> bool:
 _TOP_RANK = ("zh_part", "chapter", "zh_section", "zh_item", "roman", "arabic")
 _MIN_CHAIN = 3
 _WORDED_TOP = ("zh_part", "chapter", "zh_section", "zh_item")  # ordinals in words: no list is numbered "一、二、"
-_CLEARLY_LARGER = 2.0  # points above the text's size
+CLEARLY_LARGER = 2.0  # points above the body text's size from which type is clearly set apart (pdf_headings.py too)
 _MIN_SHARE_OF_LONGEST = 0.3  # a higher-ranked chain wins over a longer one unless it is this much shorter
 
 
@@ -135,7 +135,7 @@ def top_chain(entries: list[tuple[int, Label, tuple]], body_size: float = 0.0) -
     longest = max((len(c) for c in best.values()), default=0)
     for scheme in _TOP_RANK:
         chain = best.get(scheme, [])
-        worded = scheme in _WORDED_TOP and body_size and size_of.get(scheme, 0.0) >= body_size + _CLEARLY_LARGER
+        worded = scheme in _WORDED_TOP and body_size and size_of.get(scheme, 0.0) >= body_size + CLEARLY_LARGER
         if len(chain) >= (2 if worded else _MIN_CHAIN) and len(chain) >= _MIN_SHARE_OF_LONGEST * longest:
             return [i for i, _ in chain]
     return []

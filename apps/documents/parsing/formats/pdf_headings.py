@@ -13,14 +13,13 @@ import re
 from collections import Counter
 
 from ..sections import canonical_section, is_caption
-from .pdf_heading_numbers import MATH_ENDS
+from .pdf_heading_numbers import CLEARLY_LARGER, MATH_ENDS
 from .pdf_layout import RawBlock
 
 Style = tuple[float, bool]
 
 _MAX_CHARS = 150  # a heading is a line or two, never a paragraph
 _MAX_LINES = 3
-_CLEARLY_LARGER = 2.0  # points above the body's size from which one section name alone shows the heading style
 _PARAGRAPH_CHARS = 200  # a block of text this long in the body's style is the text, not the title block
 _MIN_REPEATS = 3  # a style of the document's own headings recurs at least this often
 _NUMBERED_RE = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+\S")
@@ -44,11 +43,11 @@ def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], d
         b for page in pages for b in page if _short(b) and not _same_style(_style(b), body) and _is_section_name(b)
     ]
     anchors = [b for b in anchors if _emphasised(_style(b), body)]
-    # One section name set well above the text ("本文参考文献" in 15 pt over 9 pt entries) shows the style as
-    # clearly as two do; a single bold name of body size might be a run-in label.
+    # One section name set well above the text (CLEARLY_LARGER: "本文参考文献" in 15 pt over 9 pt entries) shows the
+    # style as clearly as two do; a single bold name of body size might be a run-in label.
     if len(anchors) < 2:
         repeated = repeated_style_headings(pages, body)
-        if repeated or not (anchors and _style(anchors[0])[0] >= body[0] + _CLEARLY_LARGER):
+        if repeated or not (anchors and _style(anchors[0])[0] >= body[0] + CLEARLY_LARGER):
             return pages, repeated
     section_style = Counter(_style(b) for b in anchors).most_common(1)[0][0]
     numbered_doc = sum(bool(_NUMBERED_RE.match(b.text) or _ROMAN_RE.match(b.text)) for b in anchors) * 2 > len(anchors)

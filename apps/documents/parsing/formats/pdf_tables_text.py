@@ -159,15 +159,14 @@ def _runs(lines: list[list[list[Word]]]) -> list[list[list[list[Word]]]]:
     return out
 
 
-def _table(run: list[list[list[Word]]], words_per_block: Counter | None = None) -> TableRaw | None:
+def _table(run: list[list[list[Word]]], words_per_block: Counter) -> TableRaw | None:
     columns = _columns([line for line in run if len(line) >= MIN_SEGMENTS])
     if len(columns) < MIN_COLUMNS:
         return None
-    if words_per_block:
-        run = _without_passing_text(run, columns, words_per_block)
-        columns = _columns([line for line in run if len(line) >= MIN_SEGMENTS])
-        if len(columns) < MIN_COLUMNS:
-            return None
+    run = _without_passing_text(run, columns, words_per_block)
+    columns = _columns([line for line in run if len(line) >= MIN_SEGMENTS])
+    if len(columns) < MIN_COLUMNS:
+        return None
     rows = []
     for line in run:
         cells = _by_column(line, columns)
