@@ -44,3 +44,37 @@ def test_outline_entries_are_the_headings_they_point_at_not_the_contents_lines()
     # Each body paragraph lies under its own section.
     paragraphs = [b for b in blocks if b.text.startswith("This sentence")]
     assert [b.heading_path[-1] for b in paragraphs] == list(_PRINTED)
+
+
+# hyperref sets a section's anchor where the section begins; when the heading does not fit at the foot of the page
+# it is printed at the top of the next one, and the outline points below the last line of the page before (the
+# eighth fresh set's Philosophers' Imprint: "2. Mission" on page 1, printed on page 2). Only two of three entries
+# were found, the outline was dropped, and neither numbering nor type style (unnumbered, in the body's type here) found
+# the third.
+_PUSHED = ("Description of the series", "Mission of the editors", "Instructions for authors")
+
+
+def _pushed_pdf() -> bytes:
+    doc = pymupdf.open()
+    toc = []
+    for pno, title in enumerate(_PUSHED, start=1):
+        page = doc.new_page(width=612, height=792)
+        y = 80
+        if pno == 2:  # the anchor of section 2 lies on page 1, below its text
+            toc.append([1, title, 1, {"kind": pymupdf.LINK_GOTO, "to": pymupdf.Point(72, 792 - 700)}])
+        else:
+            toc.append([1, title, pno, {"kind": pymupdf.LINK_GOTO, "to": pymupdf.Point(72, 792 - (y - 12) + 8)}])
+        page.insert_text((72, y), title, fontsize=10)  # the body's type: no style tells it from the text
+        y += 12
+        for _ in range(8):
+            y += 14
+            page.insert_text((72, y), _BODY, fontsize=10)
+    doc.set_toc(toc)
+    return doc.tobytes()
+
+
+def test_an_entry_pointing_below_the_last_line_is_the_heading_atop_the_next_page() -> None:
+    blocks = parse_document(_pushed_pdf(), "imprint.pdf").blocks
+    assert [(b.page, b.text) for b in blocks if b.kind == "heading"] == [(k, t) for k, t in enumerate(_PUSHED, 1)]
+    paragraphs = [b for b in blocks if b.text.startswith("This sentence") and b.page == 2]
+    assert paragraphs and all(b.heading_path == (_PUSHED[1],) for b in paragraphs)

@@ -28,7 +28,9 @@ from .entries_split import (
     RawEntry,
     anchor,
     author_year_entries,
+    is_list_name,
     looks_like_reference,
+    names_the_list,
     numbered_entries,
     split_midline,
     strip_anchor,
@@ -43,6 +45,13 @@ _YEAR_SLOT_RE = re.compile(
 )  # a year, not an issue "(7193)", "55(1903)"
 _DOI_RE = re.compile(r"\b10\.\d{4,9}/\S+")
 _URL_RE = re.compile(r"https?://|\bwww\.")
+_WEB_ADDRESS_RE = re.compile(r"(?:https?://|\bwww\.)\S+")
+# A URL the text layer gives with spaces at its break points ("https:/ / www . loc . gov / pictures /" from
+# biblatex's \url): a space is part of it next to a slash, or on both sides of a dot; not before other text.
+_SPACED_URL_RE = re.compile(
+    r"(?:https?:|\bwww\s?\.)(?:\S|\s(?=[/.]\S|[/.]\s\S)|(?<=/)\s(?=[\w~%\-]+\s?[/.])|(?<=\s\.)\s(?=\w))+"
+)
+_ACCESSED_RE = re.compile(r"(?:<[^<>]+>|(?:https?://|\bwww\.)\S+)[\s.,]*\([^()]{0,30}\)")  # an address, its date
 # A name starts the entry: a capital or a CJK character, after lower-case particles ("d’Aspremont", "van der")
 # and an APA descriptor ("[dataset] Kaul, H.").
 # How a listed work without an author-year start may open: a name or title, a quoted title, a bracketed name.
@@ -100,17 +109,30 @@ def find_reference_entries(
 
 
 def _detect(lines: list[RefLine]) -> list[RawEntry]:
+    best, single = _longest_under(lines, _heading_starts(lines))  # level 1
+    if not best:
+        best, named_single = _longest_under(lines, _named_starts(lines))
+        single = single or named_single
+    return best or _headless(lines) or single  # levels 2 and 3
+
+
+def _longest_under(lines: list[RefLine], starts: list[int]) -> tuple[list[RawEntry], list[RawEntry]]:
+    """The longest list under one of `starts`, and the first list of one entry found."""
     single: list[RawEntry] = []
     best: list[RawEntry] = []
-    for start in _heading_starts(lines):  # level 1
+    best_named = False
+    for start in starts:
         found = _list_under(lines, start)
+        named = is_list_name(lines[start - 1].text)
         if len(found) == 1 and not single:
             single = found  # a list of one ("[1] J. Bruix and M. Sherman, …"), if nothing longer is found
-        elif len(found) > len(best):
+        elif len(found) > len(best) or (len(found) == len(best) > 1 and named and not best_named):
             # The longest list under a References heading: a title ending in "Literature" is read as one too,
             # and its affiliations "¹ Dipartimento …", "² Java Technology Center …" must not win over the list.
-            best = found
-    return best or _headless(lines) or single  # levels 2 and 3
+            # As long as another, the one under the list's own name: a style guide's examples under "4.4.2 参考文献
+            # 引用示例" (a sub-section of one about references) are as many as its bibliography's entries.
+            best, best_named = found, named
+    return best, single
 
 
 def _list_under(lines: list[RefLine], start: int) -> list[RawEntry]:
@@ -147,6 +169,21 @@ def _heading_starts(lines: list[RefLine]) -> list[int]:
         if line.ref_heading and (i + 1 >= len(lines) or lines[i + 1].block != line.block):
             out.append(i + 1)
     return out
+
+
+def _named_starts(lines: list[RefLine]) -> list[int]:
+    """Where nothing under a References heading reads as a list: the list's name on a line of its own with its
+    first label right under it, which the section map gave no heading because a section about citing, named
+    "References" too, took that (PTPTeX's "§4. References"). Only then: a style guide's examples under "参考文献"
+    must not outdo the list its heading opens."""
+    return [
+        i + 1
+        for i, line in enumerate(lines[:-1])
+        if not line.ref_heading
+        and lines[i + 1].block != line.block
+        and names_the_list(line)
+        and anchor(lines[i + 1]) == 1
+    ]
 
 
 def _headless(lines: list[RefLine]) -> list[RawEntry]:
@@ -198,7 +235,7 @@ def _authored_entry(text: str) -> bool:
 def _through_last_reference(entries: list[RawEntry]) -> list[tuple[RawEntry, bool]]:
     """Each entry with whether it reads as an author-year entry, up to the last that does: what the list's region
     ran on into (an index of subjects after the bibliography, "appendixes, 4") is not part of it."""
-    marked = [(e, _author_year_like(_entry_text(e))) for e in entries]
+    marked = [(e, _author_year_like(text) or _web_page(text)) for e in entries for text in [_entry_text(e)]]
     last = max((i for i, (_, ok) in enumerate(marked) if ok), default=-1)
     return marked[: last + 1]
 
@@ -207,12 +244,31 @@ def _author_year_like(text: str) -> bool:
     """One author-year entry: a capital start (or the ditto of the author above, its rule lost in the text layer:
     '. “Pottery, …”') and a year, and not two entries run together (two "(2003)" or "; 2003;" years are what a
     missed split looks like)."""
-    merged = len(_YEAR_SLOT_RE.findall(_DOI_RE.sub(" ", text))) >= 2  # DOIs may hold "(2005)"
+    merged = _run_together(text)
     if _CJK_RE.match(text):
         start = bool(_CJK_NAMES_YEAR_RE.match(text))
     else:
         start = bool(_NAME_START_RE.match(text) or DITTO_START_RE.match(text) or DITTO_YEAR_RE.match(text))
     return len(text) >= 20 and bool(YEAR_RE.search(text)) and start and not merged
+
+
+def _run_together(text: str) -> bool:
+    """Two "(2003)" or "; 2003;" years: what two entries missed as one look like. A DOI may hold "(2005)", and
+    the date a web address was read on follows it ("<www.rz.uni-karlsruhe.de/~gn97/> (2007)."): neither counts."""
+    text = _ACCESSED_RE.sub(" ", _DOI_RE.sub(" ", text))
+    return len(_YEAR_SLOT_RE.findall(text)) >= 2
+
+
+def _web_page(text: str) -> bool:
+    """An undated web page, cited by who published it, its title and its address: "The Association of Research
+    Libraries, New Systems of Scholarly Communication http://www.arl.org/scomm/change.html". One address, at the
+    end, after a name or title of some length; no year (a dated entry is judged as author-year) and no DOI (a work
+    with a DOI has a date: without one, this is the tail of an entry split in two)."""
+    urls = _WEB_ADDRESS_RE.findall(text)
+    if len(urls) != 1 or YEAR_RE.search(text) or _DOI_RE.search(text) or len(text) > _MAX_LISTED_WORK:
+        return False
+    before, _, after = text.partition(urls[0])
+    return bool(_LISTED_START_RE.match(text)) and len(before) >= 20 and not after.strip()
 
 
 def _listed_work(text: str) -> bool:
@@ -224,7 +280,7 @@ def _listed_work(text: str) -> bool:
     if len(text) < 20 or len(text) > _MAX_LISTED_WORK or not _LISTED_START_RE.match(text):
         return False
     dated = bool(YEAR_RE.search(text) or _UNDATED_RE.search(text))
-    merged = len(_YEAR_SLOT_RE.findall(_DOI_RE.sub(" ", text))) >= 2
+    merged = _run_together(text)
     return (dated or bool(_SEE_RE.search(text)) or is_gbt(text)) and not merged  # GB/T: "…[EB/OL]. http://…"
 
 
@@ -235,6 +291,7 @@ def _entry_text(entry: RawEntry) -> str:
     elif entry.label and parts:
         parts[0] = strip_alpha_label(parts[0])
     text = join_lines(parts)
+    text = _SPACED_URL_RE.sub(lambda m: re.sub(r"\s+", "", m.group()), text)
     return LINK_TAIL_RE.sub("", text).strip()
 
 

@@ -239,6 +239,11 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
         return {"title": name}
     if not authors:
         return _quoted_after_names(text)
+    if len(authors) == 1 and _NAME_GOES_ON_RE.match(text, end) and (given_first := full_name_authors(text)):
+        # "Richard A. Shore and Leo A. Harrington." is no "Richard A." (Vancouver) whose title is "Shore and Leo A.
+        # Harrington": two or more names given name first are that. One ("Donald E. Knuth. The TeXbook." beside
+        # "Smith J. Cancer. Lancet …") reads both ways: no fields rather than a wrong title.
+        return {**given_first, "venue": _venue(given_first["after"])} if len(given_first["authors"]) > 1 else {}
     # The comma style: a comma closes the names, also after "et al." ("S. Chatrchyan et al., Observation of …,").
     comma = text[:end].rstrip().endswith(",") or text[end:].lstrip().startswith(",")
     return _after_authors(text, end, authors, comma=comma)
@@ -247,6 +252,9 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
 # Authors written "Surname, Given" joined by "and" (ASME's asmeconf.bst: "Ning, Xiang and Lovell, Mary Rose.").
 _SURNAME_FIRST_RE = re.compile(r"^\s*([^\W\d_][\w'’\-]*(?: [^\W\d_][\w'’\-]*)?),\s*[^\W\d_]")
 MAX_NAMES_CHARS = 300  # an author list is shorter than this; a quote further on is inside the venue or a note
+
+
+_NAME_GOES_ON_RE = re.compile(r"\s*[A-Z][\w'’\-]+(?:\.\s|,?\s+and\s)")  # "E." then "Knuth. " or "Shore and "
 
 
 def _quoted_after_names(text: str) -> dict | None:

@@ -37,6 +37,7 @@ class RefLine:
     in_references: bool = False  # the block lies in the canonical "References" section
     ref_heading: bool = False  # the block is a References/Bibliography heading
     text_box: tuple[float, float, float, float] | None = None  # a merged label line: the box of its text part
+    table: bool = False  # the block is a table: a list never runs on into one (a vignette's tables after its list)
 
 
 _FULL_WIDTH_BRACKETS = str.maketrans({"\uff3b": "[", "\uff3d": "]"})
@@ -103,6 +104,7 @@ def _block_lines(parsed: ParsedDocument, flags: list[tuple[bool, bool, bool]]) -
                         heading=flags[i][0],
                         in_references=flags[i][1],
                         ref_heading=flags[i][2],
+                        table=block.kind == "table",
                     )
                 )
     return out
@@ -140,6 +142,7 @@ def _pdf_lines(parsed: ParsedDocument, data: bytes, flags: list[tuple[bool, bool
                 if idx is not None:
                     heading, in_refs, ref_heading = flags[idx]
                     line.block, line.heading, line.in_references, line.ref_heading = idx, heading, in_refs, ref_heading
+                    line.table = parsed.blocks[idx].kind == "table"
                     per_block.setdefault(idx, []).append(line)
     finally:
         doc.close()

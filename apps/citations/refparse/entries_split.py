@@ -11,9 +11,9 @@ import itertools
 import re
 from dataclasses import dataclass, field, replace
 
-from apps.documents.parsing.sections import REFERENCE_SIGNAL
+from apps.documents.parsing.sections import REFERENCE_SIGNAL, canonical_section
 
-from .entries_lines import RefLine, same_baseline
+from .entries_lines import REFERENCES, RefLine, same_baseline
 
 # [1], 1., (1) (ACS), 1) (JPSJ and other Japanese, German and Russian styles)
 _ANCHOR_RE = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?!\d)|\((\d{1,4})\)(?=\s)|(\d{1,4})\)(?=\s))\s*")
@@ -100,7 +100,18 @@ def _same_size(line: RefLine, size: float) -> bool:
 
 
 def is_stop(line: RefLine) -> bool:
-    return bool(_STOP_RE.match(line.text)) or (line.heading and not line.ref_heading)
+    return bool(_STOP_RE.match(line.text)) or (line.heading and not line.ref_heading) or line.table
+
+
+def names_the_list(line: RefLine) -> bool:
+    """The line is the list's heading, or nothing but the list's name ("References" again further on)."""
+    return line.ref_heading or is_list_name(line.text)
+
+
+def is_list_name(text: str) -> bool:
+    """Nothing but the list's name, numbered or not ("References", "4.4 参考文献"; not "4.4.2 参考文献引用示例")."""
+    match = canonical_section(text) if len(text) <= 40 else None
+    return match is not None and match.name == REFERENCES
 
 
 def looks_like_heading(line: RefLine, size: float) -> bool:
@@ -188,7 +199,9 @@ def numbered_entries(
         if stop or (skipped > _MAX_SKIP and line.page != last.page):
             closed_at = i
             continue
-        if not LINK_RE.match(line.text):
+        if not LINK_RE.match(line.text) and not names_the_list(line):
+            # The list's name again on a following page ("References" as the running head of a class that heads
+            # each page with its section, or "References (cont.)") is no part of the entry it interrupts.
             entries[-1].lines.append(line)
         skipped = 0
     trim_last(entries)
@@ -225,19 +238,22 @@ def _confirmed(lines: list[RefLine], i: int, num: int, size: float, bare: bool) 
 def trim_last(entries: list[RawEntry]) -> None:
     """The last entry has no next label to end it: it gets no more lines than the longest other entry plus two,
     so running text after an unmarked list end is not swallowed."""
-    if len(entries) < 2:
+    if not entries:
         return
-    cap = max(len(e.lines) for e in entries[:-1]) + 2
-    del entries[-1].lines[cap:]
+    if len(entries) >= 2:
+        # Two or three other entries say little about how long one may be (a web page's long address wraps over
+        # twice the lines of a book): there the last may have as many lines again as the longest.
+        longest = max(len(e.lines) for e in entries[:-1])
+        cap = longest + (2 if len(entries) > 3 else max(2, longest))
+        del entries[-1].lines[cap:]
     # A blank stretch well beyond the list's line spacing ends it too (an author biography, a footnote block).
-    pitches = sorted(
-        b.bbox[1] - a.bbox[1]
-        for e in entries[:-1]
-        for a, b in itertools.pairwise(e.lines)
-        if a.bbox and b.bbox and a.page == b.page and 0 < b.bbox[1] - a.bbox[1] < 40
-    )
+    # The spacing is the other entries'; in a list of one (or of one-line entries) the last entry's own, whose
+    # lines before such a stretch are closer together than the stretch (OE Letters: one entry, then a biography).
+    pitches = _pitches(entries[:-1])
     if len(pitches) < 5:
-        return
+        pitches = _pitches(entries[-1:])
+        if len(pitches) < 3:
+            return
     pitch = pitches[len(pitches) // 2]
     last = entries[-1].lines
     for i in range(1, len(last)):
@@ -245,6 +261,16 @@ def trim_last(entries: list[RawEntry]) -> None:
         if a.bbox and b.bbox and a.page == b.page and b.bbox[1] - a.bbox[1] > 2.5 * pitch:
             del last[i:]
             return
+
+
+def _pitches(entries: list[RawEntry]) -> list[float]:
+    """The line spacings inside the entries, sorted (a column or page change is none)."""
+    return sorted(
+        b.bbox[1] - a.bbox[1]
+        for e in entries
+        for a, b in itertools.pairwise(e.lines)
+        if a.bbox and b.bbox and a.page == b.page and 0 < b.bbox[1] - a.bbox[1] < 40
+    )
 
 
 def author_year_entries(lines: list[RefLine], start: int) -> list[RawEntry]:
@@ -291,6 +317,8 @@ def _region(lines: list[RefLine], start: int) -> list[RefLine]:
             break
         if is_stop(line) or (not line.size and not line.in_references):
             break
+        if names_the_list(line):
+            continue  # the list's name repeated on a following page (see numbered_entries)
         region.append(line)
         skipped = 0
     return region

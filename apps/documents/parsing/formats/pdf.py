@@ -142,6 +142,15 @@ def _page_blocks(page: pymupdf.Page) -> list[RawBlock]:
     return out
 
 
+# Bold by the font's name where the file does not flag it (Type 1 fonts from dvips and pdfTeX rarely do): the
+# weight words, URW's "-Medi" (the bold of the Times and Palatino clones), and TeX's bold shapes by their names
+# ("CMBX12", "CMSSBX10", "CMB10", "ECBX1200", "SFSX1000", "CMBSY10"), behind a subset prefix ("ABCDEF+").
+_BOLD_FONT_RE = re.compile(
+    r"bold|black|heavy|demi|-medi(?:um)?\b|(?:^|\+)(?:cm|ec|tc|sf|eu)(?:ss|tt|r)?(?:bx|sx|b(?=\d|sy|mi))",
+    re.IGNORECASE,
+)
+
+
 def _line_style(spans: list[dict]) -> tuple[float, bool]:
     """(size, bold) of the characters that dominate the line, so a bold word inside body text or a
     superscript does not count as a style change."""
@@ -149,10 +158,11 @@ def _line_style(spans: list[dict]) -> tuple[float, bool]:
     for span in spans:
         n = len(span["text"].strip())
         if n:
-            bold = bool(span["flags"] & pymupdf.TEXT_FONT_BOLD) or "bold" in span["font"].lower()
+            bold = bool(span["flags"] & pymupdf.TEXT_FONT_BOLD) or bool(_BOLD_FONT_RE.search(span["font"]))
             key = (round(span["size"], 1), bold)
             weight[key] = weight.get(key, 0) + n
-    return max(weight, key=weight.get) if weight else (0.0, False)
+    # Half bold is a heading with a word in another face ("3. AMSMATH Package": "AMSMATH" in typewriter): bold.
+    return max(weight, key=lambda key: (weight[key], key[1])) if weight else (0.0, False)
 
 
 def _needs_ocr(page: pymupdf.Page, raw: list[RawBlock]) -> bool:

@@ -130,7 +130,12 @@ _LEADER = r"(?:(?:\.\s){4,}\.|\.{7,}|…{3,}|(?:[·•⋅∙‧]\s?){4,}|_{6,})"
 _LEADER_RE = re.compile(rf"\s*{_LEADER}\s*")
 _ENTRY_RE = re.compile(rf"(.+?)\s*{_LEADER}\s*([0-9]{{1,4}}|[ivxlcIVXLC]{{1,6}})(?=\s|$)")
 # A printed table of contents without leaders: its title, its numbered entries and a block of page numbers.
-CONTENTS_TITLE_RE = re.compile(r"^(?:table of )?contents$|^目\s*[录次]$|^inhalt(?:sverzeichnis)?$|^оглавление$", re.I)
+# ... or of its figures or tables, which a thesis prints as a chapter of its own ("插图", "List of Figures").
+CONTENTS_TITLE_RE = re.compile(
+    r"^(?:table of )?contents$|^目\s*[录次]$|^inhalt(?:sverzeichnis)?$|^оглавление$"
+    r"|^list of (?:figures|tables|illustrations)$|^插\s*图$|^(?:插图|附图|图|表|图表|表格)\s*(?:目录|索引|清单)$",
+    re.I,
+)
 _NUMBERED_ENTRY_RE = re.compile(r"(?:^|\s)((?:\d+\.)+\d*|\d+)\s+([^\d\s][^\d]*?)(?=\s+\d|$)")
 _PAGE_NUMBERS_RE = re.compile(r"^(?:(?:\d{1,4}|[ivxlc]{1,6})\s+){2,}(?:\d{1,4}|[ivxlc]{1,6})$", re.I)
 MIN_LABEL = 2  # characters of a contents entry's label (after normalising) worth looking up

@@ -19,13 +19,13 @@ from .pdf_headings import body_style
 from .pdf_layout import RawBlock, RawLine
 from .pdf_letter_spacing import join_spaced_characters, unspace_letters
 
-# "1", "2.1", "3.2.1.", "IV.", "A", "A.", "A.1", "第1章", "第 2 节", "附录A", "Appendix B", "Chapter 3"; the title
-# follows on the same baseline.
+# "1", "2.1", "3.2.1.", "§1.", "IV.", "A", "A.", "A.1", "第1章", "第 2 节", "附录A", "Appendix B", "Chapter 3"; the
+# title follows on the same baseline.
 _CHINESE_ORDINAL = r"第\s*[\d一二三四五六七八九十]{1,3}\s*"  # "第3", "第 三"
 _APPENDIX_LABEL = r"(?:附录|Appendix|APPENDIX)\s*[A-Z]\.?"
 _CHAPTER_LABEL = r"(?:Chapter|CHAPTER)\s+(?:\d{1,2}|[IVXLC]{1,6})"  # LaTeX's report and book classes
 _NUMBER_ONLY_RE = re.compile(
-    r"^\s*(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVXLC]{1,6}\.|[A-Z]\.?(?:\d{1,2}(?:\.\d{1,2})*)?|"
+    r"^\s*(?:(?:§\s*)?\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVXLC]{1,6}\.|[A-Z]\.?(?:\d{1,2}(?:\.\d{1,2})*)?|"
     rf"{_CHINESE_ORDINAL}[章节篇部]|{_APPENDIX_LABEL}|{_CHAPTER_LABEL})\s*$"
 )
 # A label in words, over a title that may be set in the text size: a chapter, part or appendix (not a 节).

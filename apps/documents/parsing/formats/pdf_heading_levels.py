@@ -22,7 +22,7 @@ from ..textutil import normalise_for_match
 from .pdf_furniture import CONTENTS_TITLE_RE, has_leader
 from .pdf_heading_fragments import join_heading_fragments
 from .pdf_heading_numbers import Label, heading_like, parse_label, top_chain
-from .pdf_headings import BODY_SECTIONS, style_headings
+from .pdf_headings import BODY_SECTIONS, in_capitals, style_headings
 from .pdf_layout import RawBlock
 
 Levels = dict[int, int]  # id(RawBlock) -> heading level (1 = top)
@@ -71,6 +71,7 @@ def outline_levels(pages: list[list[RawBlock]], toc: list) -> Levels:
         if key and page >= 1:
             by_page.setdefault(page, []).append([level, key, False, rest[0] if rest else None])
     levels: Levels = {}
+    carried: list[list] = []  # entries of the page before that point below its last text
     for pno, raw_blocks in enumerate(pages, start=1):
         for entry in by_page.get(pno, []):
             # An entry that points at a place: the matching block nearest below that place is its heading (a
@@ -78,6 +79,8 @@ def outline_levels(pages: list[list[RawBlock]], toc: list) -> Levels:
             if entry[3] is not None and (raw := _pointed_at(raw_blocks, entry, levels)) is not None:
                 levels[id(raw)] = entry[0]
                 entry[2] = True
+        _match_at_top(raw_blocks, carried, levels)
+        carried = [e for e in by_page.get(pno, []) if not e[2] and _below_text(raw_blocks, e[3])]
         # Largest type first: a section that starts on the contents page is named twice there, and its entry
         # belongs to the heading, not to its line in the contents list ("第1节 简介" in ctexart's 目录).
         for raw in sorted(raw_blocks, key=lambda b: -b.max_size):
@@ -90,6 +93,26 @@ def outline_levels(pages: list[list[RawBlock]], toc: list) -> Levels:
 
 
 _POINT_SLACK = 24.0  # points: a destination lies about a line above its heading's top at most (hyperref)
+_PAGE_TOP = 60.0  # points below a page's first text within which a heading pushed over from the page before lies
+
+
+def _below_text(raw_blocks: list[RawBlock], top: float | None) -> bool:
+    """The destination lies below every text block of its page but one-line furniture (a page number)."""
+    return top is not None and all(b.bbox[1] < top - 4.0 for b in raw_blocks if len(b.lines) > 1)
+
+
+def _match_at_top(raw_blocks: list[RawBlock], carried: list[list], levels: Levels) -> None:
+    """hyperref sets a section's anchor where the section began, at the foot of a page, when its heading did not
+    fit there and went to the next page's top ("2. Mission" pointed at page 1 below its last line, printed at
+    the head of page 2's column): such an entry names a block at the top of the next page."""
+    if not carried or not raw_blocks:
+        return
+    first = min(b.bbox[1] for b in raw_blocks)
+    for raw in raw_blocks:
+        if id(raw) not in levels and raw.text and raw.bbox[1] <= first + _PAGE_TOP:
+            level = _match_outline(carried, raw.text)
+            if level is not None:
+                levels[id(raw)] = level
 
 
 def _pointed_at(raw_blocks: list[RawBlock], entry: list, taken: Levels) -> RawBlock | None:
@@ -257,7 +280,7 @@ def numbered_levels(pages: list[list[RawBlock]], styled: Levels) -> Levels:
         return {}
     top = labels[chain[0]]
     top_style = _style(blocks[chain[0]])
-    caps = all(_upper(labels[i].title) for i in chain)
+    caps = all(in_capitals(labels[i].title) for i in chain)
     chain_ids = set(chain)
     # After the last numbered section and its sub-sections: where unnumbered back matter may start.
     past_last_section = (
@@ -311,7 +334,7 @@ def numbered_levels(pages: list[list[RawBlock]], styled: Levels) -> Levels:
         elif (
             (back_matter or (after_chain and i in past_last_section))
             and _style(b) == top_style
-            and (not caps or _upper(b.text))
+            and (not caps or in_capitals(b.text))
             and _emphasised(top_style, body)
         ):
             # Unnumbered back matter after the references (a thesis's résumé) or after the last numbered section
@@ -385,8 +408,3 @@ def _body_style(blocks: list[RawBlock]) -> tuple[float, bool]:
     for b in blocks:
         weight[_style(b)] += b.chars
     return weight.most_common(1)[0][0]
-
-
-def _upper(text: str) -> bool:
-    letters = [c for c in text if c.isalpha() and c.isascii()]
-    return bool(letters) and all(c.isupper() for c in letters)

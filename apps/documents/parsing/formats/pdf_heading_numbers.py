@@ -27,7 +27,8 @@ _LABELS: list[tuple[str, re.Pattern]] = [
     ("zh_paren", re.compile(rf"^[（(]\s*([{_CN}]+)\s*[）)]\s*(.+)$")),
     ("roman", re.compile(r"^([IVXLC]+)\.\s*(\S.*)$")),
     ("paren", re.compile(r"^(\d{1,2})\)\s+(\S.*)$")),
-    ("arabic", re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,4})\.?(?:\s+|(?=[\u3400-\u9fff]))(\S.*)$")),
+    # "2.1 Methods", "3方法", and with a section sign "§1. Introduction" (Progress of Theoretical Physics)
+    ("arabic", re.compile(r"^(?:§\s*)?(\d{1,2}(?:\.\d{1,2}){0,4})\.?(?:\s+|(?=[\u3400-\u9fff]))(\S.*)$")),
     ("letter", re.compile(r"^([A-Z])((?:\.\d{1,2})*)\.?\s+(\S.*)$")),
 ]
 _MAX_CHARS = 160

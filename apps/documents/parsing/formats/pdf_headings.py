@@ -51,6 +51,9 @@ def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], d
             return pages, repeated
     section_style = Counter(_style(b) for b in anchors).most_common(1)[0][0]
     numbered_doc = sum(bool(_NUMBERED_RE.match(b.text) or _ROMAN_RE.match(b.text)) for b in anchors) * 2 > len(anchors)
+    # Section names set in capitals ("INTRODUCTION", "REFERENCES"): another heading in capitals in their style is
+    # their sibling ("INPUT AND OPTIONS" after "INTRODUCTION"), not a sub-heading as in PLOS's mixed case.
+    capital_sections = all(in_capitals(b.text) for b in anchors)
     anchor_ids = {id(b) for b in anchors}
     levels: dict[int, int] = {}
     started = False  # before the first section name: title, authors, journal lines share heading styles
@@ -74,7 +77,8 @@ def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], d
             level = _number_level(b.text)
             if _same_style(_style(b), section_style):
                 if level is None:
-                    level = 1 if numbered_doc or top_canonical not in BODY_SECTIONS else 2
+                    sibling = numbered_doc or (capital_sections and in_capitals(b.text))
+                    level = 1 if sibling or top_canonical not in BODY_SECTIONS else 2
             elif not (level and level > 1 and _SUB_RE.match(b.text) and b.bold and not _same_style(_style(b), body)):
                 continue  # numbered sub-heads ("2.1 Study site") may have a style of their own
             levels[id(b)] = level
@@ -123,7 +127,15 @@ def _looks_like_heading(b: RawBlock) -> bool:
     text = b.text
     if not _short(b) or is_caption(text) or not re.search(r"[^\W\d_]{2}", text):
         return False
+    if in_capitals(text) and re.search(r"[^\W\d_]{2}\.$", text.rstrip()):
+        return True  # a heading in capitals may end in an abbreviation ("SECTIONS, SUBSECTIONS, EQUATIONS, ETC.")
     return not text[0].islower() and not text.rstrip().endswith((".", ",", ";", *MATH_ENDS))
+
+
+def in_capitals(text: str) -> bool:
+    """Every Latin letter of `text` a capital (and some there)."""
+    letters = [c for c in text if c.isalpha() and c.isascii()]
+    return bool(letters) and all(c.isupper() for c in letters)
 
 
 def _style(b: RawBlock) -> Style:

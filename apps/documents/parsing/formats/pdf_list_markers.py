@@ -81,7 +81,7 @@ def attach_list_markers(blocks: list[dict]) -> None:
         if x0 > left_edge.get(block_of[id(best)], x0) + INDENT * height:
             continue
         taken.add(id(best))
-        first = dict(best["spans"][0])
+        first = dict(marker["spans"][0])  # the marker's own face: a bold "3." before "AMSMATH Package" is bold
         first["text"] = f"{_text(marker)} "
         first["bbox"] = tuple(marker["bbox"])
         best["spans"] = [first, *best["spans"]]
