@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from apps.documents.locators import viewer_url
 from apps.documents.models import Chunk
-from apps.documents.views.viewer import viewer_url
 from tests.browser import open_page
 from tests.test_browser import _log_in
 

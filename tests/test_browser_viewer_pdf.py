@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from django.db.models import F
 
+from apps.documents.locators import viewer_url
 from apps.documents.models import Chunk, Document
 from tests.browser import open_page
 from tests.test_browser import _log_in
@@ -63,12 +64,10 @@ def ingest(personas, collection, celery_worker_available, api_client_for, api_up
 
 
 def _open_viewer(page, live_server, chunk: Chunk, *, log_in: bool = True) -> None:
-    from apps.retrieval.search.hits import viewer_url  # the link a search hit or a citation carries
-
     if log_in:
         _log_in(page, live_server, "vic", "pw-vic")
         page.wait_for_selector("text=Lab notes")
-    page.goto(live_server.url + viewer_url(chunk))
+    page.goto(live_server.url + viewer_url(chunk.document_id, chunk.chunk_index))  # as a hit or a citation links
     page.wait_for_function("window.portalViewer !== undefined")
     page.evaluate("() => window.portalViewer.ready")
     assert page.get_attribute("#pdf-viewer", "data-state") == "ready"

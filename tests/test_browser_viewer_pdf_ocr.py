@@ -14,8 +14,8 @@ import pymupdf
 import pytest
 
 import tests.test_browser_viewer_pdf as pdf_viewer
+from apps.documents.locators import viewer_url
 from apps.documents.models import Chunk
-from apps.documents.views.viewer import viewer_url
 from tests.citations.cited_answer import cited_message
 from tests.documents.scanned_pages import ENGLISH, with_scanned_second_page
 from tests.test_browser import _log_in

@@ -21,6 +21,15 @@ def test_ruff_finds_nothing():
     assert result.returncode == 0, result.stdout
 
 
+def test_dependencies_point_one_way():
+    """documents <- retrieval <- citations <- integrations (pyproject.toml [tool.importlinter]); an import against
+    that order fails, and so does a listed exception that is no longer needed (the list only shrinks)."""
+    found = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which("lint-imports")
+    assert found, "import-linter is a dev dependency; install the project with its [dev] extra"
+    result = subprocess.run([found, "--no-cache"], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_migrations_match_the_models():
     result = subprocess.run(
         [sys.executable, "manage.py", "makemigrations", "--check", "--dry-run"],

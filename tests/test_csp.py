@@ -116,7 +116,7 @@ def test_the_pages_work_in_chromium_without_a_csp_violation(
     api_upload,
     wait_for_ingest,
 ):
-    from apps.documents.views.viewer import viewer_url
+    from apps.documents.locators import viewer_url
     from tests.browser import open_page
     from tests.test_browser import _log_in
 

@@ -17,9 +17,9 @@ from django.utils.safestring import SafeString, mark_safe
 from apps.citations.answers.language import phrase
 from apps.citations.answers.store import with_status
 from apps.citations.models import Message
+from apps.documents.locators import locator_label, place_label, viewer_url
 from apps.documents.models import Document
-from apps.documents.views.viewer import viewer_url
-from apps.retrieval.views import bibliographic_line, locator_label, place_label
+from apps.retrieval.views import bibliographic_line
 
 _MARKER = re.compile(r"\[(\d+)\]")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")

@@ -9,40 +9,13 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 
 from apps.documents.access import get_collection_for_user
+from apps.documents.locators import locator_label
 from apps.documents.models import Collection
 from apps.retrieval.api import SearchQueryForm
 from apps.retrieval.search.service import search as run_search
 from apps.retrieval.search.types import DEPTHS, MODES, CollectionNotFound, InvalidSearch, SearchHit
 
 FILTER_FIELDS = ("authors", "title", "journal", "kind", "year_from", "year_to", "section")
-
-
-def place_label(hit: SearchHit, *, first_only: bool = False) -> str:
-    """The finest place the passage has, as a person counts it: "p. 4", "lines 12–18" (text files), "rows 2–40"
-    (spreadsheets), "paragraph 12" (Word documents); "" when only the file is known. `first_only`: where it
-    starts ("line 12"), for a link that opens there."""
-    if hit.page:
-        return _span("p.", "pp.", hit.page, hit.page_end, first_only)
-    if hit.line_start:
-        # Text files are cited by line, as their viewer highlights them; spreadsheets by their own row numbers.
-        one, many = ("row", "rows") if getattr(hit, "doc_type", "") == "xlsx" else ("line", "lines")
-        return _span(one, many, hit.line_start, hit.line_end, first_only)
-    if hit.para_start is not None:
-        # Paragraph ordinals are counted from 0 in the index; people count from 1.
-        last = hit.para_end if hit.para_end is not None else hit.para_start
-        return _span("paragraph", "paragraphs", hit.para_start + 1, last + 1, first_only)
-    return ""
-
-
-def _span(one: str, many: str, first: int, last: int | None, first_only: bool) -> str:
-    if first_only or not last or last == first:
-        return f"{one} {first}"
-    return f"{many} {first}–{last}"
-
-
-def locator_label(hit: SearchHit) -> str:
-    """Where the passage is, as a person reads it: "§ Methods · p. 4", "§ Results · paragraph 12"."""
-    return " · ".join(part for part in (f"§ {hit.section}" if hit.section else "", place_label(hit)) if part)
 
 
 def bibliographic_line(hit: SearchHit) -> str:

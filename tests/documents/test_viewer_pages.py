@@ -14,11 +14,11 @@ import pytest
 from django.core.files.base import ContentFile
 from django.urls import reverse
 
+from apps.documents.locators import viewer_url
 from apps.documents.models import Chunk, Document, DocumentStatus
 from apps.documents.parsing import chunk_document, parse_document
 from apps.documents.rendering import render_reading
 from apps.documents.rendering.pages import PAGE_UNITS
-from apps.documents.views.viewer import viewer_url
 
 HEADER = ["id", "site", "species", "count"]
 

@@ -8,8 +8,8 @@ import os
 
 import pytest
 
+from apps.documents.locators import viewer_url
 from apps.documents.models import Chunk, Document
-from apps.documents.views.viewer import viewer_url
 from tests.browser import open_page
 from tests.documents.test_viewer_pages import sheet_rows, workbook
 from tests.test_browser import _log_in

@@ -43,12 +43,12 @@ from apps.documents.api.serializers import (
     RelatedSerializer,
 )
 from apps.documents.files import CONTENT_TYPES, file_response
+from apps.documents.locators import locator_label
 from apps.documents.models import Collection, Document, Membership
 from apps.documents.selectors import collections_with_counts
 from apps.documents.services.documents import document_delete
 from apps.documents.services.ingest import ingest_enqueue
 from apps.documents.services.uploads import UploadRejected, document_add
-from apps.retrieval.views import locator_label
 from portal.api_errors import error_responses
 
 

@@ -12,9 +12,9 @@ from django_htmx.http import HttpResponseStopPolling
 from apps.citations.services.related import related_documents
 from apps.documents.access import get_document_for_user
 from apps.documents.files import file_response
+from apps.documents.locators import locator_label
 from apps.documents.services.documents import document_delete
 from apps.documents.services.ingest import NOT_QUEUED, ingest_enqueue, ingest_queued
-from apps.retrieval.views import locator_label
 
 
 @login_required

@@ -20,6 +20,7 @@ from django.urls import reverse
 
 from apps.documents.access import DocumentNotReady, get_ready_document_for_user
 from apps.documents.api.serializers import ChunkPreviewSerializer
+from apps.documents.locators import viewer_url
 from apps.documents.models import Chunk, Document
 from apps.documents.quote_places import add_quote
 
@@ -28,11 +29,6 @@ def locator(chunk: Chunk) -> dict:
     """What a viewer needs to find and highlight one chunk: the preview API's metadata with the chunk's index and
     text, the same shape the side panel sends with "viewer:select"."""
     return {"chunk_index": chunk.chunk_index, "text": chunk.text, **ChunkPreviewSerializer().get_metadata(chunk)}
-
-
-def viewer_url(document_id: int, chunk_index: int, message_id: int | None = None, n: int | None = None) -> str:
-    url = reverse("document-viewer", args=[document_id]) + f"?chunk={chunk_index}"
-    return url + (f"&message={message_id}&n={n}" if message_id and n else "")
 
 
 def _int(value: str | None) -> int | None:

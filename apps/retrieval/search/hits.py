@@ -1,11 +1,12 @@
-"""From ranked chunk ids to what a person sees: search hits with locators and snippets, and deep search's extras
-(the references each hit cites, documents related to each hit's document)."""
+"""From ranked chunk ids to what a person sees: search hits with locators and snippets (deep search's extras are
+added by the apps that know them: apps/retrieval/search/extras.py)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from apps.documents.models import Chunk, Document
+from apps.documents.locators import viewer_url
+from apps.documents.models import Chunk
 from apps.retrieval.search.types import SearchHit
 from apps.retrieval.snippets import make_snippet
 
@@ -13,12 +14,6 @@ if TYPE_CHECKING:
     from apps.retrieval.search.service import Ranked
 
 CONTENT_CHARS = 300
-
-
-def viewer_url(chunk: Chunk) -> str:
-    from apps.documents.views.viewer import viewer_url as url_for
-
-    return url_for(chunk.document_id, chunk.chunk_index)
 
 
 def make_hit(chunk: Chunk, item: Ranked, query: str, idf: dict[str, float], snippet_chars: int) -> SearchHit:
@@ -62,18 +57,5 @@ def make_hit(chunk: Chunk, item: Ranked, query: str, idf: dict[str, float], snip
         score=round(item.score, 6),
         score_source=item.source,
         scores=item.stage_scores,
-        viewer_url=viewer_url(chunk),
+        viewer_url=viewer_url(chunk.document_id, chunk.chunk_index),
     )
-
-
-def add_deep_extras(hits: list[SearchHit], documents: dict[int, Document]) -> None:
-    """Fill each hit's cited references and related documents; `documents` are the hits' documents by id."""
-    from apps.citations.services.chains import cited_references_by_chunk
-    from apps.citations.services.related import related_documents_many
-
-    cited = cited_references_by_chunk([hit.chunk_id for hit in hits])
-    for hit in hits:
-        hit.citations_out = cited[hit.chunk_id]
-    related = related_documents_many([documents[i] for i in {hit.document_id for hit in hits}], limit=3)
-    for hit in hits:
-        hit.related = related.get(hit.document_id, [])

@@ -22,8 +22,9 @@ from apps.documents.access import AnyUser
 from apps.documents.models import Chunk, Collection
 from apps.retrieval.keyword import analyzer, store
 from apps.retrieval.search.cache import cache_get, cache_key, cache_set
+from apps.retrieval.search.extras import add_deep_extras
 from apps.retrieval.search.fusion import reciprocal_rank_fusion
-from apps.retrieval.search.hits import add_deep_extras, make_hit
+from apps.retrieval.search.hits import make_hit
 from apps.retrieval.search.scope import chunks_in_scope, resolve_scope, scoped_chunks
 from apps.retrieval.search.types import DEPTH_PRESETS, Filters, SearchHit, SearchParams, SearchResponse
 from apps.retrieval.search.vector import exact_is_better, vector_candidates

@@ -13,6 +13,7 @@ import json
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from apps.documents.locators import locator_label
 from apps.retrieval.search.service import search
 from apps.retrieval.search.types import (
     DEPTHS,
@@ -23,7 +24,6 @@ from apps.retrieval.search.types import (
     SearchParams,
     SearchResponse,
 )
-from apps.retrieval.views import locator_label
 
 BOLD, PLAIN = "\x1b[1m", "\x1b[0m"
 
