@@ -14,8 +14,8 @@ import pytest
 from django.urls import reverse
 
 import tests.test_browser_viewer_pdf as pdf_viewer
-from apps.citations.answers.citation import sentences
 from apps.documents.models import Chunk, Document
+from apps.documents.parsing.passage_text import sentences
 from tests.test_browser import _log_in
 from tests.test_browser_ask_quotes import stored_answer_over
 from tests.test_browser_viewer_doc import GUIDE, _quoted

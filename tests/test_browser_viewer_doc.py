@@ -229,7 +229,7 @@ def _quoted(page) -> tuple[str | None, list[dict]]:
 def test_a_docx_citation_emphasises_the_quoted_sentence_for_the_owner_of_the_answer(
     page, live_server, ingest, personas
 ):
-    from apps.citations.answers.citation import sentences
+    from apps.documents.parsing.passage_text import sentences
     from tests.citations.cited_answer import cited_message
 
     # given an answer of vic's citing the guide's "Collections" passage (seven paragraphs) for one sentence of its

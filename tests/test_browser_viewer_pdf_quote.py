@@ -15,9 +15,9 @@ from difflib import SequenceMatcher
 import pytest
 
 import tests.test_browser_viewer_pdf as pdf_viewer
-from apps.citations.answers.citation import sentences
 from apps.documents.locators import viewer_url
 from apps.documents.models import Chunk
+from apps.documents.parsing.passage_text import sentences
 from tests.citations.cited_answer import cited_message
 from tests.test_browser import _log_in
 from tests.test_browser_viewer_pdf import (

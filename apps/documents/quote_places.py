@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 
 import pymupdf
 
-from apps.citations.answers.citation import sentences
 from apps.documents.ocr_places import ocr_quote_rects
+from apps.documents.parsing.passage_text import sentences
 from apps.documents.parsing.sentences import cjk_count
 from apps.documents.quote_table_places import is_table_quote, table_quote_rects
 

@@ -8,12 +8,13 @@ import pytest
 
 from apps.citations.answers import support
 from apps.citations.answers.chain import chain_block
-from apps.citations.answers.citation import from_hit, sentences, without_label
+from apps.citations.answers.citation import from_hit
 from apps.citations.answers.extractive import ExtractiveComposer
 from apps.citations.answers.finalize import Draft, finish
 from apps.citations.answers.language import detect
 from apps.citations.answers.streaming import LiveCleaner
 from apps.citations.answers.types import ComposeRequest, Conflict, Evidence
+from apps.documents.parsing.passage_text import sentences, without_label
 from tests.citations.hit_factory import make_hit
 
 LIONS = (

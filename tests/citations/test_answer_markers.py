@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from apps.citations.answers.citation import best_quote, citation_id, from_hit, sentences
+from apps.citations.answers.citation import best_quote, citation_id, from_hit
 from apps.citations.answers.markers import clean_markers, markers_in
+from apps.documents.parsing.passage_text import sentences
 from tests.citations.hit_factory import make_hit as _hit
 
 

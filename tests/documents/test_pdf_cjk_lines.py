@@ -14,8 +14,8 @@ import docx
 import pymupdf
 import pytest
 
-from apps.citations.answers.citation import sentences
 from apps.documents.parsing import chunk_document, parse_document
+from apps.documents.parsing.passage_text import sentences
 from apps.documents.quote_places import quote_rects
 
 SIZE = 12

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from apps.citations.answers.citation import sentences
 from apps.documents.parsing import chunk_document, parse_document
+from apps.documents.parsing.passage_text import sentences
 from apps.documents.quote_places import quote_rects
 
 VARIED = ("pdf-varied",)

@@ -13,11 +13,11 @@ import pymupdf
 import pytest
 from django.core.files.base import ContentFile
 
-from apps.citations.answers.citation import sentences
 from apps.citations.answers.store import text_hash
 from apps.documents.locators import viewer_url
 from apps.documents.models import Chunk, Document, DocumentStatus
 from apps.documents.parsing import chunk_document, parse_document
+from apps.documents.parsing.passage_text import sentences
 from apps.documents.quote_places import GROW, cited_quote, quote_pieces, quote_rects
 from tests.citations.test_ask_pages import _stored_message
 from tests.test_browser_viewer_pdf import _turned_and_cropped

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from apps.citations.answers.citation import sentences
 from apps.documents.parsing import chunk_document
 from apps.documents.parsing.blocks import Block, ParsedDocument
 from apps.documents.parsing.chunking import SENTENCE_CAP
+from apps.documents.parsing.passage_text import sentences
 from apps.documents.parsing.sentences import is_list_item, split_sentences
 
 

@@ -30,7 +30,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from apps.citations.answers import similarity, statements
-from apps.citations.answers.citation import sentences, without_heading, without_label
 from apps.citations.answers.claims import non_claim_reason, without_source_markers
 from apps.citations.answers.conflicts import disagree
 from apps.citations.answers.language import detect
@@ -58,6 +57,7 @@ from apps.citations.answers.question import (
 )
 from apps.citations.answers.question_items import holds_unit
 from apps.citations.answers.types import ComposeRequest, Conflict, Evidence
+from apps.documents.parsing.passage_text import sentences, without_heading, without_label
 
 MIN_CHARS, MAX_CHARS = 25, 600
 # Was 12 (MIN_CHARS // 2): CMRC TUNE answers such as "体长可达10公分。" were never candidates. (Composer-only loop,

@@ -19,11 +19,12 @@ from dataclasses import dataclass, field
 
 from apps.citations.answers import similarity, support
 from apps.citations.answers.chain import chain_block
-from apps.citations.answers.citation import QUOTE_CHARS, best_quote, from_hit, sentences, without_heading, without_label
+from apps.citations.answers.citation import QUOTE_CHARS, best_quote, from_hit
 from apps.citations.answers.language import phrase
 from apps.citations.answers.markers import clean_markers
 from apps.citations.answers.store import text_hash
 from apps.citations.answers.types import Evidence
+from apps.documents.parsing.passage_text import sentences, without_heading, without_label
 from apps.retrieval.keyword.analyzer import query_terms, terms
 from apps.retrieval.search.types import SearchHit
 

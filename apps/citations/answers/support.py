@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
 from apps.citations.answers import similarity
-from apps.citations.answers.citation import ABBREVIATION, best_quote
+from apps.citations.answers.citation import best_quote
 from apps.citations.answers.markers import markers_in
+from apps.documents.parsing.passage_text import ABBREVIATION
 from apps.documents.parsing.sentences import cannot_start_sentence, is_list_item
 
 SUPPORT_THRESHOLD = 0.5

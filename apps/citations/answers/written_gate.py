@@ -23,11 +23,12 @@ from dataclasses import replace
 
 from apps.citations.answers import similarity
 from apps.citations.answers.attach import best_support
-from apps.citations.answers.citation import best_quote, sentences, without_heading
+from apps.citations.answers.citation import best_quote
 from apps.citations.answers.extractive import Candidate, ExtractiveComposer
 from apps.citations.answers.language import detect
 from apps.citations.answers.question import FACTOID_KINDS, Question, items, new_items
 from apps.citations.answers.types import ComposeRequest, Evidence
+from apps.documents.parsing.passage_text import sentences, without_heading
 
 
 def _fold(text: str) -> str:

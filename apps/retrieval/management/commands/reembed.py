@@ -1,4 +1,5 @@
-"""Re-ingest the documents whose vectors came from another embedding model than the configured one."""
+"""Re-ingest the documents whose vectors came from another embedding model than the configured one (a command of
+retrieval, which owns the embedding models: documents does not depend on retrieval)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from django.core.management.base import BaseCommand
 
 from apps.documents.models import Document, DocumentStatus
 from apps.documents.services.ingest import ingest_enqueue
+from apps.retrieval.embedding.encoder import get_embedder
 
 
 class Command(BaseCommand):
@@ -16,8 +18,6 @@ class Command(BaseCommand):
         parser.add_argument("--collection", help="only this collection (slug)")
 
     def handle(self, *args, collection: str | None, **options) -> None:
-        from apps.retrieval.embedding.encoder import get_embedder
-
         current = get_embedder(settings.PORTAL_EMBEDDING_MODEL).model_id
         stale = Document.objects.filter(status=DocumentStatus.READY).exclude(embedding_model=current)
         if collection:
