@@ -30,7 +30,6 @@ from .entries_split import (
     author_year_entries,
     is_list_name,
     looks_like_reference,
-    names_the_list,
     numbered_entries,
     split_midline,
     strip_anchor,
@@ -51,7 +50,7 @@ _WEB_ADDRESS_RE = re.compile(r"(?:https?://|\bwww\.)\S+")
 _SPACED_URL_RE = re.compile(
     r"(?:https?:|\bwww\s?\.)(?:\S|\s(?=[/.]\S|[/.]\s\S)|(?<=/)\s(?=[\w~%\-]+\s?[/.])|(?<=\s\.)\s(?=\w))+"
 )
-_ACCESSED_RE = re.compile(r"(?:<[^<>]+>|(?:https?://|\bwww\.)\S+)[\s.,]*\([^()]{0,30}\)")  # an address, its date
+_ACCESSED_RE = re.compile(rf"(?:<[^<>]+>|{_WEB_ADDRESS_RE.pattern})[\s.,]*\([^()]{{0,30}}\)")  # an address, its date
 # A name starts the entry: a capital or a CJK character, after lower-case particles ("d’Aspremont", "van der")
 # and an APA descriptor ("[dataset] Kaul, H.").
 # How a listed work without an author-year start may open: a name or title, a quoted title, a bracketed name.
@@ -181,7 +180,7 @@ def _named_starts(lines: list[RefLine]) -> list[int]:
         for i, line in enumerate(lines[:-1])
         if not line.ref_heading
         and lines[i + 1].block != line.block
-        and names_the_list(line)
+        and is_list_name(line.text)
         and anchor(lines[i + 1]) == 1
     ]
 

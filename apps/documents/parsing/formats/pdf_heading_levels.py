@@ -80,7 +80,6 @@ def outline_levels(pages: list[list[RawBlock]], toc: list) -> Levels:
                 levels[id(raw)] = entry[0]
                 entry[2] = True
         _match_at_top(raw_blocks, carried, levels)
-        carried = [e for e in by_page.get(pno, []) if not e[2] and _below_text(raw_blocks, e[3])]
         # Largest type first: a section that starts on the contents page is named twice there, and its entry
         # belongs to the heading, not to its line in the contents list ("第1节 简介" in ctexart's 目录).
         for raw in sorted(raw_blocks, key=lambda b: -b.max_size):
@@ -89,6 +88,8 @@ def outline_levels(pages: list[list[RawBlock]], toc: list) -> Levels:
             level = _match_outline(by_page.get(pno, []), raw.text) if raw.text else None
             if level is not None:
                 levels[id(raw)] = level
+        # Entries found nowhere on their page that point below its last text: tried at the next page's top.
+        carried = [e for e in by_page.get(pno, []) if not e[2] and _below_text(raw_blocks, e[3])]
     return levels
 
 
