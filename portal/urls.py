@@ -4,6 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from apps.citations import api as conversation_api
+from apps.citations import document_api
 from apps.retrieval import api
 from portal import views
 from portal.api_docs import api_docs
@@ -11,6 +12,11 @@ from portal.throttle import throttled_login
 
 api_v1 = [
     path("", include("apps.documents.api.urls")),
+    # What citations knows about a document, beside documents' own endpoints.
+    path(
+        "documents/<int:document_id>/references", document_api.ReferenceList.as_view(), name="api-document-references"
+    ),
+    path("documents/<int:document_id>/related", document_api.document_related, name="api-document-related"),
     path("conversations/", conversation_api.ConversationList.as_view(), name="api-conversation-list"),
     path(
         "conversations/<int:conversation_id>/",

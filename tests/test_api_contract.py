@@ -92,7 +92,7 @@ def test_an_unexpected_exception_is_a_logged_500_in_the_same_shape(api_client_fo
     def broken(*_args, **_kwargs):
         raise RuntimeError("the related-documents service broke")
 
-    monkeypatch.setattr("apps.documents.api.views.related_documents", broken)
+    monkeypatch.setattr("apps.citations.document_api.related_documents", broken)
     response = api_client_for("viewer").get(reverse("api-document-related", args=[document.pk]))
     assert response.status_code == 500 and response["Content-Type"] == "application/json"
     assert response.json()["code"] == "server_error" and response.json()["errors"] == {}

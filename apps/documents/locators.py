@@ -1,15 +1,76 @@
 """Where a passage is in its document, as a person reads it and as a link opens it (design.md, "locators").
 
-The place a search hit, a citation or a chunk points at is read from the same attributes on each of them (page,
-page_end, line_start, line_end, para_start, para_end, doc_type, section), so the labels are written once, here,
-with the documents they describe; search, citations, the viewer and the API read them from this module.
+`Locator` is the place itself, the fields written once: a search hit and a citation are locators with more
+(retrieval's ChunkSource extends it), the preview API sends one per passage, a stored citation keeps one. The place
+a hit, a citation or a chunk points at is read from the same attributes on each of them, so the labels are written
+once too, here, with the documents they describe.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.urls import reverse
+
+if TYPE_CHECKING:
+    from apps.documents.models import Chunk
+
+
+@dataclass(kw_only=True)  # keyword-only: the classes extending it add their own fields in any order
+class Locator:
+    """Where a passage sits in its source and how precisely (design.md, Locators)."""
+
+    section: str  # as printed: what a card shows
+    section_key: str  # canonical ("Methods", "References") or "": what rules about kinds of sections use
+    heading_path: list[str]
+    chunk_type: str  # text | table | caption
+    locator_precision: str  # bbox | paragraph | file
+    locator_degraded: bool
+    page: int | None
+    page_end: int | None
+    rects: list[dict]  # [{page, x0, y0, x1, y1}] in PDF points
+    para_start: int | None
+    para_end: int | None
+    line_start: int | None  # text files: 1-based lines; spreadsheets: row numbers
+    line_end: int | None
+    ocr: bool = False  # the text was recognised by OCR on a page without a text layer (Chunk.locator["ocr"])
+
+    @classmethod
+    def fields_of(cls, chunk: Chunk) -> dict[str, Any]:
+        """The locator's fields for a stored chunk, as keyword arguments for this class or one extending it."""
+        stored = chunk.locator or {}
+        return {
+            "section": chunk.section,
+            "section_key": chunk.section_key,
+            "heading_path": list(chunk.heading_path or []),
+            "chunk_type": chunk.chunk_type,
+            "locator_precision": chunk.locator_precision,
+            "locator_degraded": chunk.locator_degraded,
+            "page": chunk.page,
+            "page_end": chunk.page_end,
+            "rects": list(stored.get("rects") or []),
+            "para_start": chunk.para_start,
+            "para_end": chunk.para_end,
+            "line_start": chunk.line_start,
+            "line_end": chunk.line_end,
+            "ocr": bool(stored.get("ocr")),
+        }
+
+    @classmethod
+    def from_chunk(cls, chunk: Chunk) -> Locator:
+        return Locator(**Locator.fields_of(chunk))
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def page_size_of(chunk: Chunk) -> dict:
+    """The sizes of the pages the chunk spans ({"4": [w, h]}), what a card's thumbnail and the viewer scale by."""
+    if not chunk.page:
+        return {}
+    pages = {str(p) for p in range(chunk.page, (chunk.page_end or chunk.page) + 1)}
+    return {p: size for p, size in ((chunk.locator or {}).get("page_sizes") or {}).items() if str(p) in pages}
 
 
 class Placed(Protocol):

@@ -2,11 +2,12 @@
 
 An upload made while Redis was away is stored with its job marked NOT_QUEUED (services.ingest.ingest_publish); a
 change to a collection made then leaves its reference links marked stale (citations.services.linking
-.relink_publish). Nobody else would ever send those: this step does, each time the worker's consumer (re)connects
-to the broker — Celery restarts the consumer's steps after a lost connection, so "Redis is back" is exactly when
-`start` runs — and every REQUEUE_INTERVAL seconds, which covers a publish that failed while this worker stayed
-connected. No beat process is needed. Several workers may run it together: each job or relink is claimed once
-before it is sent. (Keyword snapshots need no sweep: search replays the change log past the last snapshot.)
+.relink_publish, whose sender citations registers: apps/documents/extensions.py). Nobody else would ever send
+those: this step does, each time the worker's consumer (re)connects to the broker — Celery restarts the consumer's
+steps after a lost connection, so "Redis is back" is exactly when `start` runs — and every REQUEUE_INTERVAL
+seconds, which covers a publish that failed while this worker stayed connected. No beat process is needed. Several
+workers may run it together: each job or relink is claimed once before it is sent. (Keyword snapshots need no
+sweep: search replays the change log past the last snapshot.)
 """
 
 from __future__ import annotations
@@ -25,15 +26,16 @@ def requeue_unsent_jobs() -> None:
     on)."""
     from django.db import DatabaseError, close_old_connections, connections
 
-    from apps.citations.services.linking import relink_requeue_stale
+    from apps.documents.extensions import unsent_senders
     from apps.documents.services.ingest import ingest_requeue_unsent
 
     try:
         close_old_connections()
         if sent := ingest_requeue_unsent():
             log.warning("re-sent %d ingest job(s) that could not be queued earlier", sent)
-        if sent := relink_requeue_stale():
-            log.warning("re-sent %d relink(s) of reference links that could not be queued earlier", sent)
+        for sender in unsent_senders():  # other apps' tasks (citations: relinks), registered from their ready()
+            if sent := sender.send():
+                log.warning("re-sent %d %s that could not be queued earlier", sent, sender.what)
     except DatabaseError as exc:  # the database is away (or not created yet): the next sweep tries again
         log.warning("could not look for unqueued tasks: %s", exc)
     except Exception:

@@ -14,6 +14,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.documents.api.serializers import LocatorFieldsSerializer
 from apps.retrieval.search.service import search as run_search
 from apps.retrieval.search.types import (
     DEPTHS,
@@ -142,8 +143,9 @@ def first_errors(form: forms.Form) -> dict[str, list[str]]:
 
 
 # ---- the response, for the OpenAPI schema (the view returns SearchResponse.as_dict() itself) -----------------
-class ChunkSourceSerializer(serializers.Serializer):
-    """Where a passage comes from and how to open it: the fields search hits and citations share (ChunkSource)."""
+class ChunkSourceSerializer(LocatorFieldsSerializer):
+    """Where a passage comes from and how to open it: the fields search hits and citations share (ChunkSource), the
+    Locator's own declared once in LocatorFieldsSerializer."""
 
     chunk_id = serializers.IntegerField()
     chunk_index = serializers.IntegerField()
@@ -156,22 +158,8 @@ class ChunkSourceSerializer(serializers.Serializer):
     doi = serializers.CharField()
     source = serializers.CharField(help_text="the original file name")
     doc_type = serializers.CharField()
-    section = serializers.CharField(help_text="the section as the document prints it")
-    section_key = serializers.CharField(help_text='canonical section ("Methods", "References") or ""')
-    heading_path = serializers.ListField(child=serializers.CharField())
-    chunk_type = serializers.CharField()
     content = serializers.CharField(help_text="the chunk text, cut to 300 characters")
-    locator_precision = serializers.CharField(help_text="bbox | paragraph | file")
-    locator_degraded = serializers.BooleanField()
-    ocr = serializers.BooleanField(required=False, help_text="the text was recognised by OCR on a scanned page")
-    page = serializers.IntegerField(allow_null=True)
-    page_end = serializers.IntegerField(allow_null=True)
-    rects = serializers.ListField(child=serializers.DictField())
     page_size = serializers.DictField()
-    para_start = serializers.IntegerField(allow_null=True)
-    para_end = serializers.IntegerField(allow_null=True)
-    line_start = serializers.IntegerField(allow_null=True, help_text="text files: first line (1-based); xlsx: row")
-    line_end = serializers.IntegerField(allow_null=True)
     score = serializers.FloatField()
     score_source = serializers.CharField(help_text="rerank | fusion | keyword | vector")
     viewer_url = serializers.CharField()

@@ -20,6 +20,7 @@ from django.conf import settings
 
 from apps.documents.models import Chunk, Collection
 from apps.documents.services.bulk import TextItem, add_texts
+from apps.documents.services.documents import collection_delete
 from apps.retrieval.keyword.evaluate import load_beir, mrr_at, ndcg_at, recall_at
 from apps.retrieval.search import service
 from apps.retrieval.search.types import MODES, Filters
@@ -140,6 +141,4 @@ def evaluate_beir(
         return evaluate_modes(collection, beir_ids, queries, qrels, modes, embedder, progress)
     finally:
         if not keep:
-            from apps.documents.services.documents import collection_delete
-
             collection_delete(collection=collection)

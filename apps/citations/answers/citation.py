@@ -22,7 +22,6 @@ class Citation(ChunkSource):
     citation_id: str
     quote: str  # the sentence(s) of the chunk that support the claim
     citations_out: list[dict] = field(default_factory=list)  # deep answers: the evidence's own references
-    ocr: bool = False  # the quoted text was recognised by OCR on a scanned page: the card says so
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -76,5 +75,4 @@ def from_hit(hit: SearchHit, n: int, quote: str, occurrence: int = 0) -> Citatio
         citation_id=citation_id(hit.document_id, hit.chunk_id, occurrence),
         quote=quote,
         citations_out=list(hit.citations_out),
-        ocr=hit.ocr,
     )

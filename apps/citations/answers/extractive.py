@@ -58,6 +58,7 @@ from apps.citations.answers.question import (
 from apps.citations.answers.question_items import holds_unit
 from apps.citations.answers.types import ComposeRequest, Conflict, Evidence
 from apps.documents.parsing.passage_text import sentences, without_heading, without_label
+from apps.retrieval.search.service import query_embedder
 
 MIN_CHARS, MAX_CHARS = 25, 600
 # Was 12 (MIN_CHARS // 2): CMRC TUNE answers such as "体长可达10公分。" were never candidates. (Composer-only loop,
@@ -139,8 +140,6 @@ class ExtractiveComposer:
         if not self.use_embeddings:
             return None
         if self._embedder is None:
-            from apps.retrieval.search.service import query_embedder
-
             self._embedder, _ = query_embedder()
         return self._embedder
 

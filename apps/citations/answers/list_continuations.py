@@ -12,10 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.db.models import Q
+
 from apps.citations.answers.list_blocks import ListBlock, heading_of, runs_of, scan, stream_of
 from apps.citations.answers.list_lines import lines_of
 from apps.citations.answers.types import Evidence
-from apps.retrieval.search.types import SearchHit
+from apps.documents.access import readable_collections
+from apps.documents.models import Chunk, DocumentStatus
+from apps.retrieval.search.hits import make_hit
+from apps.retrieval.search.service import Ranked
+from apps.retrieval.search.types import DEPTH_PRESETS, SearchHit
 
 # Chunks read after one list's last chunk, and in all. A chunk is about 1,000 characters; NIST SP 800-223's
 # bulleted lists (a file of the HELD-OUT split, read for the shape only) give one item of a paragraph or more a
@@ -44,11 +50,6 @@ def _same_list(block: ListBlock, before: ListBlock) -> bool:
 def readable_chunks(user, document_id: int, indexes: list[int], section: str | None = None):
     """The chunks of `document_id` at `indexes` the user may read, in order, from ready documents; back matter
     (weight 0) only from `section` (a list in back matter goes on in its own section's chunks)."""
-    from django.db.models import Q
-
-    from apps.documents.access import readable_collections
-    from apps.documents.models import Chunk, DocumentStatus
-
     shown = Q(weight__gt=0) | Q(section=section) if section is not None else Q(weight__gt=0)
     return (
         Chunk.objects.filter(
@@ -68,10 +69,6 @@ def between(evidence: Sequence[Evidence], user, limit: int = GAP_CHUNKS, query: 
     """The chunks retrieval skipped between two it returned of one document (chunks k-1 and k+1 in the evidence,
     k not): a list question's items are often there, and the stream of consecutive chunks the list reader needs
     is whole again. The best-ranked pairs first, at most `limit`."""
-    from apps.retrieval.search.hits import make_hit
-    from apps.retrieval.search.service import Ranked
-    from apps.retrieval.search.types import DEPTH_PRESETS
-
     rank = {}
     for e in evidence:
         rank.setdefault((e.hit.document_id, e.hit.chunk_index), e.number)
@@ -95,10 +92,6 @@ def continuations(
     retrieval did not return the next chunk: at most `per_list` after one list and `limit` in all, as SearchHits
     built the way search builds them (`query` marks the snippet). Every chunk returned adds items to a list or
     carries an item's body to a later chunk that does."""
-    from apps.retrieval.search.hits import make_hit
-    from apps.retrieval.search.service import Ranked
-    from apps.retrieval.search.types import DEPTH_PRESETS
-
     if limit <= 0:
         return []
     present = {(e.hit.document_id, e.hit.chunk_index) for e in evidence}

@@ -18,10 +18,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from apps.citations.answers.list_blocks import ListBlock
+from apps.citations.answers.list_continuations import readable_chunks
 from apps.citations.answers.list_lines import first_sentence
 from apps.citations.answers.types import Evidence
+from apps.documents.models import Chunk
 from apps.retrieval.keyword.analyzer import query_terms
-from apps.retrieval.search.types import SearchHit
+from apps.retrieval.search.hits import make_hit
+from apps.retrieval.search.service import Ranked
+from apps.retrieval.search.types import DEPTH_PRESETS, SearchHit
 
 SUBSECTIONS = 12  # a section with more subsections is a document part (a change log's releases), not a list
 SECTION_DOCUMENTS = 3  # the best-ranked documents of the evidence whose sections are looked up
@@ -60,12 +64,6 @@ def subsections(evidence: Sequence[Evidence], user, question: str) -> list[Searc
     SECTION_DOCUMENTS documents of the evidence: the chunk that opens each of its subsections, or, for a section
     without subsections ("the Features section of the Introduction to Celery"), its first SECTION_CHUNKS chunks,
     where its list is. Only chunks of ready documents the user may read."""
-    from apps.citations.answers.list_continuations import readable_chunks
-    from apps.documents.models import Chunk
-    from apps.retrieval.search.hits import make_hit
-    from apps.retrieval.search.service import Ranked
-    from apps.retrieval.search.types import DEPTH_PRESETS
-
     present = {(e.hit.document_id, e.hit.chunk_index) for e in evidence}
     hits: list[SearchHit] = []
     for document_id in list(dict.fromkeys(e.hit.document_id for e in evidence))[:SECTION_DOCUMENTS]:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from apps.retrieval.keyword.analyzer import query_terms
+from apps.retrieval.search.service import query_vector
 
 # multilingual-e5-small puts unrelated texts at cosine ~0.75 and paraphrases above ~0.9 (its scores are
 # compressed into the top of the range), so 0.75–0.95 is spread over 0–1.
@@ -59,8 +60,6 @@ def question_cosines(embedder, question: str, passages: Sequence[str]) -> list[f
     """Cosine of the question (as a query) to each passage; None without a model."""
     if embedder is None or not passages:
         return None
-    from apps.retrieval.search.service import query_vector
-
     query = query_vector(embedder, question)
     vectors = embedder.embed_passages(list(passages), batch_size=32)
     return [float(v) for v in vectors @ query]

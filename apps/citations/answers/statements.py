@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 
 from apps.citations.answers import similarity
 from apps.citations.answers.question import Question, key_coverage
+from apps.documents.models import Collection
+from apps.retrieval.keyword import store
 
 log = logging.getLogger(__name__)
 
@@ -142,9 +144,6 @@ def collection_idf(evidence: Sequence) -> IdfLookup | None:
     cannot be read (no database: a calibration script, a unit test)."""
     slugs = sorted({e.hit.collection for e in evidence})
     try:
-        from apps.documents.models import Collection
-        from apps.retrieval.keyword import store
-
         entries = [store.current_index(c.id, c.index_version) for c in Collection.objects.filter(slug__in=slugs)]
     except Exception:  # no database here, or the index cannot be loaded: the candidates' own idf instead
         log.debug("collection statistics unavailable for the statement gate", exc_info=True)

@@ -14,28 +14,9 @@ from __future__ import annotations
 
 import hashlib
 
+from apps.documents.locators import Locator, page_size_of, viewer_url
 from apps.documents.models import Chunk, Document
 
-LOCATOR_FIELDS = (
-    "chunk_id",
-    "chunk_index",
-    "section",
-    "section_key",
-    "heading_path",
-    "chunk_type",
-    "locator_precision",
-    "locator_degraded",
-    "ocr",
-    "page",
-    "page_end",
-    "rects",
-    "page_size",
-    "para_start",
-    "para_end",
-    "line_start",
-    "line_end",
-    "viewer_url",
-)
 NOTES = {
     "current": "",
     "moved": "The document was re-ingested after this answer; the same passage was found again and is linked.",
@@ -49,11 +30,14 @@ def text_hash(text: str) -> str:
 
 
 def _locator(chunk: Chunk) -> dict:
-    from apps.retrieval.search.hits import make_hit
-    from apps.retrieval.search.service import Ranked
-
-    hit = make_hit(chunk, Ranked(chunk.pk, 0.0, "fusion"), "", {}, 80)
-    return {name: getattr(hit, name) for name in LOCATOR_FIELDS}
+    """What a stored citation keeps of its passage's place, refreshed from the chunk found again after a re-read."""
+    return {
+        "chunk_id": chunk.pk,
+        "chunk_index": chunk.chunk_index,
+        **Locator.fields_of(chunk),
+        "page_size": page_size_of(chunk),
+        "viewer_url": viewer_url(chunk.document_id, chunk.chunk_index),
+    }
 
 
 def with_status(citations: list[dict]) -> list[dict]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from django.conf import settings
 
+from apps.citations.receivers import REFERENCES
 from apps.documents.parsing import SUPPORTED_EXTENSIONS
 from apps.documents.parsing.formats.pdf_table_stats import table_stats
 from apps.documents.parsing.ocr_quality import ocr_cer
@@ -51,7 +52,7 @@ def evaluate_file(path: Path, truth: dict) -> dict:
         "seconds": round(time.perf_counter() - started, 2),
         "pages": reading.parsed.page_count,
         "passages": len(drafts),
-        "references": reference_scores(truth, reading.entries),
+        "references": reference_scores(truth, reading.extras[REFERENCES.name][0]),  # (entries, mentions)
         "headings": heading_scores(printed, blocks),
         "sections": section_scores(printed, blocks, drafts),
         "english_names_on_cjk": english_names_on_cjk(drafts),

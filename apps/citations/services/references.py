@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from apps.citations.models import ChunkCitation, Reference
 from apps.citations.refparse.pipeline import references_and_mentions
 from apps.citations.refparse.types import CitationMention, ReferenceEntry
@@ -10,6 +12,17 @@ from apps.documents.models import Chunk, Document
 
 def extract_references(parsed, drafts, data: bytes) -> tuple[list[ReferenceEntry], list[CitationMention]]:
     return references_and_mentions(parsed, drafts, data)
+
+
+def references_state(found: tuple[list[ReferenceEntry], list[CitationMention]]) -> dict:
+    """What extract_references found, as the JSON an ingest job keeps until the document is indexed."""
+    entries, mentions = found
+    return {"entries": [asdict(entry) for entry in entries], "mentions": [asdict(mention) for mention in mentions]}
+
+
+def store_references_state(document: Document, chunks: list[Chunk], state: dict) -> None:
+    entries = [ReferenceEntry(**entry) for entry in state["entries"]]
+    store_references(document, chunks, entries, [CitationMention(**mention) for mention in state["mentions"]])
 
 
 def store_references(

@@ -43,10 +43,6 @@ class PreviewQuerySerializer(serializers.Serializer):
     )
 
 
-class RelatedQuerySerializer(serializers.Serializer):
-    limit = serializers.IntegerField(required=False, default=5, min_value=1, max_value=50)
-
-
 class FileQuerySerializer(serializers.Serializer):
     download = serializers.BooleanField(required=False, default=False, help_text="save the file instead of showing it")
 

@@ -4,8 +4,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from apps.citations.models import Reference
-from apps.citations.services.chains import reference_item
+from apps.documents.locators import Locator
 from apps.documents.models import Chunk, Collection, Document, IngestJob
 from portal.heartbeat import recent_ingestion_status
 
@@ -105,26 +104,33 @@ class DocumentUploadResultSerializer(DocumentSerializer):
         fields = [*DocumentSerializer.Meta.fields, "outcome", "message"]
 
 
-class LocatorSerializer(serializers.Serializer):
-    """Where a passage sits in its source (design.md, Locators); schema of ChunkPreviewSerializer's metadata."""
+class LocatorFieldsSerializer(serializers.Serializer):
+    """The fields of a Locator (apps/documents/locators.py), declared once for every response that carries one:
+    the preview's metadata, search hits and citations (retrieval's ChunkSourceSerializer extends this)."""
 
     section = serializers.CharField(help_text="the section as the document prints it")
     section_key = serializers.CharField(help_text='canonical section ("Methods", "References") or ""')
     heading_path = serializers.ListField(child=serializers.CharField())
     chunk_type = serializers.CharField(help_text="text | table | caption")
-    weight = serializers.FloatField()
+    locator_precision = serializers.ChoiceField(choices=["bbox", "paragraph", "file"])
+    locator_degraded = serializers.BooleanField()
     page = serializers.IntegerField(allow_null=True)
     page_end = serializers.IntegerField(allow_null=True)
     rects = serializers.ListField(child=serializers.DictField(), help_text="[{page, x0, y0, x1, y1}] in PDF points")
-    page_sizes = serializers.DictField(help_text="page number -> [width, height] in PDF points")
     para_start = serializers.IntegerField(allow_null=True)
     para_end = serializers.IntegerField(allow_null=True)
-    para_ids = serializers.ListField(child=serializers.CharField())
-    line_start = serializers.IntegerField(allow_null=True)
+    line_start = serializers.IntegerField(allow_null=True, help_text="text files: first line (1-based); xlsx: row")
     line_end = serializers.IntegerField(allow_null=True)
-    locator_precision = serializers.ChoiceField(choices=["bbox", "paragraph", "file"])
-    locator_degraded = serializers.BooleanField()
-    ocr = serializers.BooleanField(help_text="the text was recognised by OCR on a page without a text layer")
+    # Not required: answers stored before OCR was read (December 2026) carry no flag.
+    ocr = serializers.BooleanField(required=False, help_text="the text was recognised by OCR on a page without text")
+
+
+class LocatorSerializer(LocatorFieldsSerializer):
+    """Where a passage sits in its source (design.md, Locators); schema of ChunkPreviewSerializer's metadata."""
+
+    weight = serializers.FloatField()
+    page_sizes = serializers.DictField(help_text="page number -> [width, height] in PDF points")
+    para_ids = serializers.ListField(child=serializers.CharField())
 
 
 class ChunkPreviewSerializer(serializers.ModelSerializer):
@@ -137,23 +143,10 @@ class ChunkPreviewSerializer(serializers.ModelSerializer):
     @extend_schema_field(LocatorSerializer)
     def get_metadata(self, chunk: Chunk) -> dict:
         return {
-            "section": chunk.section,
-            "section_key": chunk.section_key,
-            "heading_path": chunk.heading_path,
-            "chunk_type": chunk.chunk_type,
+            **Locator.fields_of(chunk),
             "weight": chunk.weight,
-            "page": chunk.page,
-            "page_end": chunk.page_end,
-            "rects": chunk.locator.get("rects", []),
             "page_sizes": chunk.locator.get("page_sizes", {}),
-            "para_start": chunk.para_start,
-            "para_end": chunk.para_end,
             "para_ids": chunk.locator.get("para_ids", []),
-            "line_start": chunk.line_start,
-            "line_end": chunk.line_end,
-            "locator_precision": chunk.locator_precision,
-            "locator_degraded": chunk.locator_degraded,
-            "ocr": bool(chunk.locator.get("ocr")),  # the text was recognised by OCR on a page without a text layer
         }
 
 
@@ -178,51 +171,3 @@ class PreviewSerializer(serializers.Serializer):
     total_chunks = serializers.IntegerField()
     target_index = serializers.IntegerField()
     chunks = PreviewItemSerializer(many=True)
-
-
-class CitedInSerializer(serializers.Serializer):
-    document_id = serializers.IntegerField()
-    title = serializers.CharField()
-
-
-class ReferenceSerializer(serializers.Serializer):
-    """One entry of a document's reference list with its library link (apps.citations.services.chains), and how
-    often the text cites it. Expects references annotated with `mention_count`."""
-
-    ref_no = serializers.IntegerField(help_text="the printed number, or the position in an author-year list")
-    label = serializers.CharField()
-    text = serializers.CharField()
-    doi = serializers.CharField()
-    year = serializers.IntegerField(allow_null=True)
-    first_author = serializers.CharField()
-    title = serializers.CharField()
-    in_library = serializers.IntegerField(allow_null=True, help_text="the id of the same work in this collection")
-    library_title = serializers.CharField(allow_null=True)
-    match_method = serializers.CharField(help_text="how the library link was found; empty when there is none")
-    cited_in = CitedInSerializer()
-    mentions = serializers.IntegerField(help_text="in-text citations of this entry")
-    chunk_indices = serializers.ListField(child=serializers.IntegerField(), help_text="passages that cite it")
-
-    def to_representation(self, reference: Reference) -> dict:
-        # One shape with the answers and the document page: reference_item builds it for all of them.
-        return reference_item(reference) | {
-            "mentions": reference.mention_count,
-            "chunk_indices": reference.chunk_indices,
-        }
-
-
-class RelatedDocumentSerializer(serializers.Serializer):
-    document_id = serializers.IntegerField()
-    title = serializers.CharField()
-    score = serializers.FloatField()
-    similarity = serializers.FloatField(allow_null=True, help_text="cosine similarity of the documents' centroids")
-    shared_authors = serializers.ListField(child=serializers.CharField())
-    same_journal = serializers.BooleanField()
-    reasons = serializers.ListField(child=serializers.CharField())
-
-
-class RelatedSerializer(serializers.Serializer):
-    """The shape of GET /api/v1/documents/{id}/related (schema only)."""
-
-    document_id = serializers.IntegerField()
-    related = RelatedDocumentSerializer(many=True)

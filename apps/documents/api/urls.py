@@ -9,6 +9,4 @@ urlpatterns = [
     path("documents/<int:document_id>/reingest", views.document_reingest, name="api-document-reingest"),
     path("documents/<int:document_id>/file", views.document_file, name="api-document-file"),
     path("documents/<int:document_id>/preview", views.document_preview, name="api-document-preview"),
-    path("documents/<int:document_id>/references", views.ReferenceList.as_view(), name="api-document-references"),
-    path("documents/<int:document_id>/related", views.document_related, name="api-document-related"),
 ]

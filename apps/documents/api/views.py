@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -22,15 +22,12 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from apps.citations.models import Reference
-from apps.citations.services.related import related_documents
 from apps.documents.access import get_collection_for_user, get_document_for_user, get_ready_document_for_user
 from apps.documents.api.params import (
     DocumentListQuerySerializer,
     DocumentUploadSerializer,
     FileQuerySerializer,
     PreviewQuerySerializer,
-    RelatedQuerySerializer,
     query,
 )
 from apps.documents.api.serializers import (
@@ -39,8 +36,6 @@ from apps.documents.api.serializers import (
     DocumentSerializer,
     DocumentUploadResultSerializer,
     PreviewSerializer,
-    ReferenceSerializer,
-    RelatedSerializer,
 )
 from apps.documents.files import CONTENT_TYPES, file_response
 from apps.documents.locators import locator_label
@@ -270,29 +265,3 @@ def preview_data(user, document_id: int, *, chunk_index: int, context: int) -> d
         "target_index": chunk_index,
         "chunks": items,
     }
-
-
-@extend_schema(responses={200: ReferenceSerializer(many=True), **error_responses(400, 401, 404)})
-class ReferenceList(ListAPIView):
-    """The document's reference list in order, each entry with its library link and how often the text cites it."""
-
-    serializer_class = ReferenceSerializer
-
-    def get_queryset(self) -> QuerySet[Reference]:
-        document, _rights = get_document_for_user(self.request.user, self.kwargs["document_id"])
-        return (
-            document.references.select_related("matched_document", "document")
-            .annotate(mention_count=Count("mentions"))
-            .order_by("index")
-        )
-
-
-@extend_schema(
-    parameters=[RelatedQuerySerializer], responses={200: RelatedSerializer, **error_responses(400, 401, 404)}
-)
-@api_view(["GET"])
-def document_related(request: Request, document_id: int) -> Response:
-    """Documents of the same collection that resemble this one (never mixed with its citation links)."""
-    params = query(RelatedQuerySerializer, request)
-    document, _rights = get_document_for_user(request.user, document_id)
-    return Response({"document_id": document.pk, "related": related_documents(document, params["limit"])})

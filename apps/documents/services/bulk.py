@@ -20,7 +20,7 @@ from django.db import connection, transaction
 from apps.documents.models import Chunk, Collection, Document, DocumentStatus
 from apps.documents.parsing import chunk_document, parse_document
 from apps.documents.services.ingest import centroid, chunk_row
-from apps.retrieval.services.changes import record_changes
+from apps.documents.signals import documents_added
 
 _BATCH = 2000
 
@@ -93,7 +93,7 @@ def add_texts(
             saved.append(document)
         for start in range(0, len(rows), _BATCH):
             Chunk.objects.bulk_create(rows[start : start + _BATCH])
-        record_changes(collection_id=collection.pk, changes=[(document.pk, []) for document in saved])
+        documents_added.send(Document, collection_id=collection.pk, document_ids=[document.pk for document in saved])
     with connection.cursor() as cursor:  # fresh statistics, or the planner takes the new rows for a handful
         cursor.execute("ANALYZE documents_chunk")
         cursor.execute("ANALYZE documents_document")

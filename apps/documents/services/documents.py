@@ -3,10 +3,9 @@ from __future__ import annotations
 from django.core.files.storage import default_storage
 from django.db import transaction
 
-from apps.citations.services.linking import relink_enqueue
 from apps.documents.models import Collection, Document
 from apps.documents.rendering.store import delete_pages
-from apps.retrieval.services.changes import record_change
+from apps.documents.signals import collection_deleted, document_deleted
 
 
 def document_delete(*, document: Document) -> None:
@@ -17,17 +16,16 @@ def document_delete(*, document: Document) -> None:
         chunk_ids = list(document.chunks.values_list("id", flat=True))
         document_id = document.pk
         document.delete()
-        record_change(collection_id=collection_id, document_id=document_id, removed_chunk_ids=chunk_ids)
         transaction.on_commit(lambda: storage.delete(name), robust=True)
         transaction.on_commit(lambda: delete_pages(document_id, storage=storage), robust=True)  # viewer pages
-        # References elsewhere that pointed at it are unlinked at once (SET NULL); recompute the rest.
-        relink_enqueue(collection_id)
+        # Search's change log; citations recompute the reference links (those that pointed here are SET NULL).
+        document_deleted.send(
+            Document, collection_id=collection_id, document_id=document_id, removed_chunk_ids=chunk_ids
+        )
 
 
 def collection_delete(*, collection: Collection) -> None:
     """Delete a collection with its documents, chunks and search indexes, then its stored files."""
-    from apps.retrieval.keyword import store
-
     files = [(d.file.storage, d.file.name) for d in collection.documents.only("file")]
     document_ids = list(collection.documents.values_list("pk", flat=True))
     collection_id = collection.pk
@@ -44,4 +42,4 @@ def collection_delete(*, collection: Collection) -> None:
                 delete_pages(document_id, storage=default_storage)
 
         transaction.on_commit(delete_files, robust=True)  # the rows are gone; a stray file only logs
-    store.forget(collection_id)
+    collection_deleted.send(Collection, collection_id=collection_id)  # search forgets its keyword index

@@ -16,12 +16,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from apps.citations.services.linking import relink_enqueue
-from apps.citations.services.references import store_references
+from apps.documents.extensions import ingest_embedder
 from apps.documents.models import Chunk, Document, DocumentStatus, IngestJob, JobStage
 from apps.documents.services import staging
 from apps.documents.services.reading import document_read
-from apps.retrieval.services.changes import record_change
+from apps.documents.signals import document_indexed
 from portal.laps import Laps
 
 log = logging.getLogger(__name__)
@@ -54,12 +53,6 @@ def advance(job: IngestJob, **changes) -> None:
         setattr(job, name, value)
 
 
-def embedder_for_ingest():
-    from apps.retrieval.embedding.encoder import get_embedder
-
-    return get_embedder(settings.PORTAL_EMBEDDING_MODEL)
-
-
 def read_step(job: IngestJob) -> None:
     """Read the file (bounded: services/reading.py) and stage its passages for embedding."""
     document = job.document
@@ -71,9 +64,9 @@ def read_step(job: IngestJob) -> None:
         data = fh.read()
     reading = document_read(document=document, data=data, on_progress=lambda *news: _reading_news(job, *news))
     del data  # the largest object of a job: not kept through embedding
-    clock.lap("read")  # parse, chunk and references, plus the child process's own cost
+    clock.lap("read")  # parse, chunk and the extras (references), plus the child process's own cost
     progress(job, JobStage.CHUNK, 1, 1)
-    state = staging.reading_state(reading, model_id=embedder_for_ingest().model_id)
+    state = staging.reading_state(reading, model_id=ingest_embedder().model_id)
     with transaction.atomic():
         advance(job, reading=state, timings={**clock.laps, **reading.laps})
         targets = staging.stage_passages(job, reading)
@@ -91,7 +84,7 @@ def embed_step(job: IngestJob) -> bool:
     batch = staging.next_batch(job, settings.PORTAL_EMBED_BATCH)
     if not batch:
         return False
-    embedder = embedder_for_ingest()
+    embedder = ingest_embedder()
     if embedder.model_id != job.reading["model_id"]:
         raise IngestStopped(
             "The worker's embedding model changed while this document was being embedded; read it again."
@@ -158,7 +151,7 @@ def index_step(job: IngestJob) -> None:
         for start in range(0, len(rows), _INDEX_BATCH):
             Chunk.objects.bulk_create(rows[start : start + _INDEX_BATCH])
             progress(job, JobStage.INDEX, min(start + _INDEX_BATCH, len(rows)), len(rows))
-        store_references(document, rows, *staging.references_of(state))
+        staging.store_extras(state, document, rows)  # citations: the references
         Document.objects.filter(pk=document.pk).update(
             status=DocumentStatus.READY,
             error="",
@@ -175,7 +168,5 @@ def index_step(job: IngestJob) -> None:
         timings = dict(job.timings, index=round(time.perf_counter() - started, 3))
         advance(job, stage=JobStage.DONE, done=len(rows), total=len(rows), finished_at=timezone.now(), timings=timings)
         IngestJob.objects.filter(pk=job.pk).update(reading=None)
-        # Search (keyword indexes, cached results) follows from here.
-        record_change(collection_id=document.collection_id, document_id=document.pk, removed_chunk_ids=old_chunk_ids)
-        # A paper added today may be what yesterday's references cite, and the other way round.
-        relink_enqueue(document.collection_id)
+        # Search's change log (keyword indexes, cached results) and citations' reference links follow from here.
+        document_indexed.send(Document, document=document, removed_chunk_ids=old_chunk_ids)

@@ -1,4 +1,4 @@
-"""The reading step of ingest (parse, chunk, references), run within memory and time bounds.
+"""The reading step of ingest (parse, chunk, what other apps read: references), run within memory and time bounds.
 
 This is the part where library code meets the uploaded bytes, so a damaged or hostile file can make it allocate
 gigabytes or spin: it runs in a forked child (apps/documents/parsing/sandbox.py) limited by PORTAL_PARSE_MEMORY_MB
@@ -9,11 +9,12 @@ stay in the worker process, where the model is loaded once.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 
-from apps.citations.services.references import extract_references
+from apps.documents.extensions import reading_extras
 from apps.documents.models import Document
 from apps.documents.parsing import ChunkDraft, ParsedDocument, ParseError, ReadLimits, chunk_document, parse_document
 from apps.documents.parsing.progress import Sink, reporting_to
@@ -32,10 +33,9 @@ class Reading:
 
     parsed: ParsedDocument
     drafts: list[ChunkDraft]
-    entries: list
-    mentions: list
     laps: dict[str, float]
     pages: RenderedPages | None = None  # the viewer's pages (not for PDFs, which PDF.js draws in the browser)
+    extras: dict[str, Any] = field(default_factory=dict)  # what registered reading extras read (extensions.py)
 
 
 def no_text_reason(doc_type: str) -> str:
@@ -45,7 +45,8 @@ def no_text_reason(doc_type: str) -> str:
 
 
 def read_file(data: bytes, name: str, doc_type: str, limits: ReadLimits) -> Reading:
-    """Parse, chunk and find the references. Touches no database: it runs in a forked child."""
+    """Parse, chunk and read the registered extras (citations': the references). Touches no database: it runs in a
+    forked child."""
     clock = Laps()
     parsed = parse_document(data, name, limits=limits)
     clock.lap("parse")
@@ -53,12 +54,14 @@ def read_file(data: bytes, name: str, doc_type: str, limits: ReadLimits) -> Read
     if not drafts:
         raise ParseError(no_text_reason(parsed.doc_type or doc_type))
     clock.lap("chunk")
-    entries, mentions = extract_references(parsed, drafts, data)
-    clock.lap("references")
+    extras = {}
+    for extra in reading_extras():
+        extras[extra.name] = extra.read(parsed, drafts, data)
+        clock.lap(extra.name)
     # Drawn here, inside the same bounds, so the web process never parses the file to show it (issue 14).
     pages = _viewer_pages(parsed, data, drafts) if parsed.doc_type != "pdf" else None
     clock.lap("render")
-    return Reading(parsed, drafts, entries, mentions, clock.laps, pages)
+    return Reading(parsed, drafts, clock.laps, pages, extras)
 
 
 def _viewer_pages(parsed: ParsedDocument, data: bytes, drafts: list[ChunkDraft]) -> RenderedPages | None:

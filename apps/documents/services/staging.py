@@ -9,9 +9,8 @@ transaction, together with the step count it belongs to (services/ingest.py).
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 
-from apps.citations.refparse.types import CitationMention, ReferenceEntry
+from apps.documents.extensions import reading_extras
 from apps.documents.models import Chunk, Document, IngestJob, StagedChunk
 from apps.documents.parsing import ChunkDraft
 from apps.documents.services.reading import Reading
@@ -71,18 +70,24 @@ def reading_state(reading: Reading, *, model_id: str) -> dict:
         "needs_ocr_pages": list(parsed.needs_ocr_pages),
         # default=str: a parser's date or other odd value survives as text rather than failing the job
         "metadata": json.loads(json.dumps(metadata, default=str)),
-        "entries": [asdict(entry) for entry in reading.entries],
-        "mentions": [asdict(mention) for mention in reading.mentions],
+        # What the registered extras read, as JSON, by extra (citations': {"entries": [...], "mentions": [...]}).
+        "extras": {extra.name: extra.to_state(reading.extras[extra.name]) for extra in _read_extras(reading)},
         # Every batch of one document is embedded by the same model: a worker with another one refuses to go on.
         "model_id": model_id,
     }
 
 
-def references_of(state: dict) -> tuple[list[ReferenceEntry], list[CitationMention]]:
-    return (
-        [ReferenceEntry(**entry) for entry in state["entries"]],
-        [CitationMention(**mention) for mention in state["mentions"]],
-    )
+def _read_extras(reading: Reading) -> list:
+    return [extra for extra in reading_extras() if extra.name in reading.extras]
+
+
+def store_extras(state: dict, document: Document, rows: list[Chunk]) -> None:
+    """Store what the registered extras read with the document; call inside the transaction that replaces its
+    chunks. An extra registered after the job was read (an upgrade mid-ingest) finds nothing and stores nothing."""
+    kept = state.get("extras", {})
+    for extra in reading_extras():
+        if extra.name in kept:
+            extra.store(document, rows, kept[extra.name])
 
 
 def stage_passages(job: IngestJob, reading: Reading) -> int:

@@ -9,8 +9,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseStopPolling
 
-from apps.citations.services.related import related_documents
 from apps.documents.access import get_document_for_user
+from apps.documents.extensions import document_panels
 from apps.documents.files import file_response
 from apps.documents.locators import locator_label
 from apps.documents.services.documents import document_delete
@@ -20,7 +20,6 @@ from apps.documents.services.ingest import NOT_QUEUED, ingest_enqueue, ingest_qu
 @login_required
 def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
     document, rights = get_document_for_user(request.user, document_id)
-    references = list(document.references.select_related("matched_document").order_by("index"))
     chunks = list(document.chunks.order_by("chunk_index")[:500])
     for chunk in chunks:
         chunk.doc_type = document.doc_type  # spreadsheets count rows, text files lines
@@ -33,9 +32,7 @@ def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
             "collection": document.collection,
             "rights": rights,
             "chunks": chunks,
-            "references": references,
-            "linked_count": sum(1 for r in references if r.matched_document_id),
-            "related": related_documents(document),
+            "panels": document_panels(document),  # citations': related documents, the reference list
             "job": document.latest_job(),
         },
     )

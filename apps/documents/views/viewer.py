@@ -6,7 +6,8 @@ paragraph ids as anchors, one page at a time: the page that holds the chunk (`?c
 (`&page=P`, 1-based: previous and next). The web process never parses the original file here. Opened from an
 answer (`&message=M&n=K`), the viewer steps through that answer's citations without leaving it and emphasises
 the quote of the citation it was opened at (quote_places), or, opened from one claim's badge (`&claim=C`), that
-claim's own quote of the passage. Everything comes through the access helpers: a document
+claim's own quote of the passage: citations adds that as a viewer panel (apps/citations/viewer_steps.py, through
+apps/documents/extensions.py). Everything comes through the access helpers: a document
 someone may not read is a 404 here as everywhere, and one that is not READY has no viewer (a 404 page that says
 so, with a link to the document's page and its status).
 """
@@ -20,7 +21,7 @@ from django.urls import reverse
 
 from apps.documents.access import DocumentNotReady, get_ready_document_for_user
 from apps.documents.api.serializers import ChunkPreviewSerializer
-from apps.documents.locators import viewer_url
+from apps.documents.extensions import viewer_panels
 from apps.documents.models import Chunk, Document
 from apps.documents.quote_places import add_quote
 
@@ -31,54 +32,12 @@ def locator(chunk: Chunk) -> dict:
     return {"chunk_index": chunk.chunk_index, "text": chunk.text, **ChunkPreviewSerializer().get_metadata(chunk)}
 
 
-def _int(value: str | None) -> int | None:
+def int_param(value: str | None) -> int | None:
+    """A query parameter as an int; None when absent or not a number (a hand-edited link opens the viewer anyway)."""
     try:
         return int(value) if value not in (None, "") else None
     except ValueError:
         return None
-
-
-def _answer_steps(request: HttpRequest, document: Document) -> dict | None:
-    """The citations of the answer the viewer was opened from, for previous/next, and the one it was opened at
-    (`citation`, with its status); None outside an answer."""
-    message_id, n = _int(request.GET.get("message")), _int(request.GET.get("n"))
-    if message_id is None or n is None:
-        return None
-    from apps.citations.access import conversations_for_user
-    from apps.citations.answers.store import with_status
-    from apps.citations.display import claim_quote
-    from apps.citations.models import Message
-
-    message = Message.objects.filter(pk=message_id, conversation__in=conversations_for_user(request.user)).first()
-    if message is None:
-        return None  # not theirs (or gone): the viewer still opens, without the answer's steps
-    steps, cited = [], None
-    for citation in with_status(message.result.get("citations", [])):
-        if citation["status"] in ("deleted", "changed"):
-            continue
-        if citation["n"] == n and citation["document_id"] == document.pk:
-            cited = citation
-        steps.append(
-            {
-                "n": citation["n"],
-                "title": citation["title"] or citation["source"],
-                "url": viewer_url(citation["document_id"], citation["chunk_index"], message.pk, citation["n"]),
-                "current": citation is cited,
-            }
-        )
-    # Opened from a badge of claim `claim` (ask.js): that claim's own quote of the passage, which two claims citing
-    # one passage do not share; the card's quote (the first claim's) otherwise.
-    if cited is not None and (own := claim_quote(message.result, n, _int(request.GET.get("claim")))):
-        cited = dict(cited, quote=own)
-    position = next((i for i, step in enumerate(steps) if step["current"]), None)
-    return {
-        "message": message,
-        "citation": cited,
-        "steps": steps,
-        "previous": steps[position - 1] if position else None,
-        "next": steps[position + 1] if position is not None and position + 1 < len(steps) else None,
-        "answer_url": reverse("conversation-detail", args=[message.conversation_id]) + f"#message-{message.pk}",
-    }
 
 
 @login_required
@@ -89,11 +48,11 @@ def document_viewer(request: HttpRequest, document_id: int) -> HttpResponse:
         context = {"document": exc.document, "collection": exc.document.collection}
         return render(request, "documents/viewer_not_ready.html", context, status=404)
     total = document.chunks.count()
-    index = _int(request.GET.get("chunk")) or 0
+    index = int_param(request.GET.get("chunk")) or 0
     chunk = document.chunks.filter(chunk_index=min(max(index, 0), max(total - 1, 0))).first()
     target = locator(chunk) if chunk else None
-    answer = _answer_steps(request, document)
-    add_quote(target, answer and answer["citation"], document)
+    panels = viewer_panels(request, document)  # citations': the answer it was opened from, its steps
+    add_quote(target, next((panel["citation"] for _template, panel in panels if panel.get("citation")), None), document)
     context = {
         "document": document,
         "collection": document.collection,
@@ -102,7 +61,7 @@ def document_viewer(request: HttpRequest, document_id: int) -> HttpResponse:
         "total_chunks": total,
         "file_url": reverse("api-document-file", args=[document.pk]),
         "preview_url": reverse("api-document-preview", args=[document.pk]),
-        "answer": answer,
+        "panels": panels,
     }
     if document.doc_type == "pdf":
         return render(request, "documents/viewer_pdf.html", context)
@@ -117,7 +76,7 @@ def _page_context(request: HttpRequest, document: Document, target: dict | None)
     """The stored page to show, and the links to its neighbours (which keep the cited chunk and the answer)."""
     from apps.documents.rendering import document_page
 
-    asked = _int(request.GET.get("page"))
+    asked = int_param(request.GET.get("page"))
     chunk_index = target["chunk_index"] if target else 0
     page = document_page(document, chunk_index=chunk_index, page=asked - 1 if asked else None)
 

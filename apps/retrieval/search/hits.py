@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from apps.documents.locators import viewer_url
+from apps.documents.locators import Locator, page_size_of, viewer_url
 from apps.documents.models import Chunk
 from apps.retrieval.search.types import SearchHit
 from apps.retrieval.snippets import make_snippet
@@ -19,10 +19,8 @@ CONTENT_CHARS = 300
 def make_hit(chunk: Chunk, item: Ranked, query: str, idf: dict[str, float], snippet_chars: int) -> SearchHit:
     """The hit for a hydrated chunk (its document and collection selected with it)."""
     document = chunk.document
-    locator = chunk.locator or {}
-    pages = {str(p) for p in range(chunk.page or 0, (chunk.page_end or chunk.page or 0) + 1)} if chunk.page else set()
-    page_sizes = locator.get("page_sizes") or {}
     return SearchHit(
+        **Locator.fields_of(chunk),
         chunk_id=chunk.pk,
         chunk_index=chunk.chunk_index,
         document_id=document.pk,
@@ -34,25 +32,11 @@ def make_hit(chunk: Chunk, item: Ranked, query: str, idf: dict[str, float], snip
         doi=document.doi,
         source=document.original_name,
         doc_type=document.doc_type,
-        section=chunk.section,
-        section_key=chunk.section_key,
-        heading_path=list(chunk.heading_path or []),
-        chunk_type=chunk.chunk_type,
         content=chunk.text[:CONTENT_CHARS],
         text=chunk.text,
         snippet_html=make_snippet(chunk.text, query, (lambda t: idf.get(t, 0.0)) if idf else None, snippet_chars),
-        locator_precision=chunk.locator_precision,
-        locator_degraded=chunk.locator_degraded,
-        ocr=bool(locator.get("ocr")),
-        page=chunk.page,
-        page_end=chunk.page_end,
-        rects=list(locator.get("rects") or []),
-        page_size={p: size for p, size in page_sizes.items() if str(p) in pages},
-        para_start=chunk.para_start,
-        para_end=chunk.para_end,
-        para_ids=list(locator.get("para_ids") or []),
-        line_start=chunk.line_start,
-        line_end=chunk.line_end,
+        page_size=page_size_of(chunk),
+        para_ids=list((chunk.locator or {}).get("para_ids") or []),
         weight=chunk.weight,
         score=round(item.score, 6),
         score_source=item.source,

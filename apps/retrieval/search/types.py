@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from apps.documents.locators import Locator
+
 MODES = ("keyword", "vector", "hybrid")
 DEPTHS = ("quick", "deep")
 
@@ -93,8 +95,9 @@ class SearchParams:
 
 
 @dataclass
-class ChunkSource:
-    """Where a passage comes from and how to open it: what a search hit and a citation share (design.md)."""
+class ChunkSource(Locator):
+    """Where a passage comes from and how to open it: what a search hit and a citation share (design.md); the
+    place itself is the Locator's fields (apps/documents/locators.py)."""
 
     chunk_id: int
     chunk_index: int
@@ -107,21 +110,8 @@ class ChunkSource:
     doi: str
     source: str  # the original file name
     doc_type: str
-    section: str  # as printed: what a card shows
-    section_key: str  # canonical ("Methods", "References") or "": what rules about kinds of sections use
-    heading_path: list[str]
-    chunk_type: str
     content: str  # the chunk text, cut to 300 characters
-    locator_precision: str
-    locator_degraded: bool
-    page: int | None
-    page_end: int | None
-    rects: list[dict]
-    page_size: dict
-    para_start: int | None
-    para_end: int | None
-    line_start: int | None  # text files: 1-based lines; spreadsheets: row numbers
-    line_end: int | None
+    page_size: dict  # the sizes of the pages it spans: {"4": [w, h]}
     score: float
     score_source: str  # rerank | fusion | keyword | vector
     viewer_url: str
@@ -138,7 +128,6 @@ class SearchHit(ChunkSource):
     scores: dict[str, float]  # every stage's own score for this chunk, for the "where from" line
     citations_out: list[dict] = field(default_factory=list)  # deep: the evidence's own references
     related: list[dict] = field(default_factory=list)  # deep: documents related to this hit's document
-    ocr: bool = False  # the text was recognised by OCR on a scanned PDF page (Chunk.locator["ocr"])
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

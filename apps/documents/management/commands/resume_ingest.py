@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from apps.citations.services.linking import relink_requeue_stale
+from apps.documents.extensions import unsent_senders
 from apps.documents.models import Document, DocumentStatus, IngestJob, JobStage
 from apps.documents.services.ingest import FINISHED, ingest_continue, ingest_enqueue, ingest_requeue_unsent
 
@@ -25,7 +25,8 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         if options["unsent"]:
             self.stdout.write(f"Sent {ingest_requeue_unsent()} job(s) that could not be queued earlier.")
-            self.stdout.write(f"Sent {relink_requeue_stale()} relink(s) of reference links that could not be queued.")
+            for sender in unsent_senders():  # other apps' tasks (citations: relinks of reference links)
+                self.stdout.write(f"Sent {sender.send()} {sender.what} that could not be queued.")
             return
         stuck = Document.objects.filter(status__in=[DocumentStatus.PENDING, DocumentStatus.PROCESSING])
         count = resumed = 0

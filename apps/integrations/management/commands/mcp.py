@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from apps.integrations.mcp.auth import user_for_token
+from apps.retrieval.search.service import warm_up
 
 TOKEN_VARIABLE = "PORTAL_MCP_TOKEN"
 
@@ -21,8 +22,6 @@ TOKEN_VARIABLE = "PORTAL_MCP_TOKEN"
 def _warm_up_search() -> None:
     # As the web process does (portal/wsgi.py): the embedding model loads now, not in the first search.
     if settings.PORTAL_WARM_UP:
-        from apps.retrieval.search.service import warm_up
-
         warm_up()
 
 
