@@ -117,6 +117,29 @@ def test_titles_are_scored_only_where_the_style_prints_them():
     assert total["ref_titles_where_none_printed"] == 1
 
 
+def test_entries_the_truth_says_print_no_title_are_not_counted_as_misses():
+    """A list that prints titles except for some entries ("personal communication", a journal and page only):
+    those entries are taken out of the share, and a title parsed on one of them is counted as a wrong one."""
+    from types import SimpleNamespace
+
+    from apps.citations.reading_eval.references import reference_scores
+
+    def entries(*titles):
+        return [SimpleNamespace(title=t, text=f"A. Author. {t or 'Phys. Rev. B 53, 7227'}. 1996.") for t in titles]
+
+    truth = {"ref_count": 4, "untitled_entries": [2, 4]}
+    scores = reference_scores(truth, entries("A title", "", "Another title", "Phys. Rev. B"))
+    assert (scores["title_slots"], scores["titled_in_slots"], scores["titled_without_slot"]) == (2, 2, 1)
+    missed = reference_scores(truth, entries("", "", "Another title", ""))
+    assert (missed["title_slots"], missed["titled_in_slots"], missed["titled_without_slot"]) == (2, 1, 0)
+    # An entry short: positions cannot be compared, so the untitled count bounds the slots.
+    short = reference_scores(truth, entries("A title", "", "Another title"))
+    assert (short["title_slots"], short["titled_in_slots"]) == (1, 1)
+    # No list of untitled entries: every entry found prints a title, as before.
+    plain = reference_scores({"ref_count": 4}, entries("A title", "", "Another title", ""))
+    assert (plain["title_slots"], plain["titled_in_slots"], plain["titled_without_slot"]) == (4, 2, 0)
+
+
 def test_a_heading_printed_several_times_counts_each_time():
     """DAFx-06 prints seven sections named "MARGIN CHECK": found and missing must add up to what is printed."""
     from apps.citations.reading_eval.headings import heading_scores

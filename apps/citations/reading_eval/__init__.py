@@ -107,9 +107,12 @@ def totals(rows: Iterable[dict]) -> dict:
         "ref_entries_expected": sum(r["expected"] for r in refs),
         "ref_entries_found": sum(r["found"] for r in refs),
         "ref_titles_parsed": _share(
-            sum(r["titled"] for r in refs if r["titles_printed"]), sum(r["found"] for r in refs if r["titles_printed"])
+            sum(r["titled_in_slots"] for r in refs if r["titles_printed"]),
+            sum(r["title_slots"] for r in refs if r["titles_printed"]),
         ),
-        "ref_titles_where_none_printed": sum(r["titled"] for r in refs if not r["titles_printed"]),
+        "ref_titles_where_none_printed": sum(
+            r["titled_without_slot"] if r["titles_printed"] else r["titled"] for r in refs
+        ),
         "ref_first_last_ok": _share(
             sum(bool(r[k]) for r in refs for k in ("first_ok", "last_ok")),
             sum(r[k] is not None for r in refs for k in ("first_ok", "last_ok")),

@@ -18,18 +18,38 @@ def reference_scores(truth: dict, entries: Sequence[ReferenceEntry]) -> dict | N
     if expected is None:
         return None
     found = len(entries)
+    titled = [bool(entry.title.strip()) for entry in entries]
     return {
         "expected": expected,
         "found": found,
         "exact": found == expected,
         "within_5pct": abs(found - expected) <= 0.05 * expected,
-        "titled": sum(1 for entry in entries if entry.title.strip()),
+        "titled": sum(titled),
         # Physics and astronomy styles print no article titles ("Aurière, M. 1982, A&A, 109, 301"): there a
         # parsed title is a wrong one, counted apart instead of in the share of titles parsed.
         "titles_printed": truth.get("titles_printed", True),
+        **_title_slots(titled, expected, truth.get("untitled_entries") or []),
         "first_ok": _same(truth.get("first_ref"), entries[0].text if entries else ""),
         "last_ok": _same(truth.get("last_ref"), entries[-1].text if entries else ""),
     }
+
+
+def _title_slots(titled: list[bool], expected: int, untitled: list[int]) -> dict:
+    """Where the truth lists the entries that print no title (1-based: a note, "personal communication", a
+    journal and page only), only the others can have one parsed: `title_slots` entries print a title,
+    `titled_in_slots` of them got one, `titled_without_slot` got one where none is printed (a wrong title). With
+    the whole list read (as many entries as printed) the positions are compared; otherwise counts, the untitled
+    ones taken from the found entries first (a bound, not a match)."""
+    if len(titled) == expected:
+        none_printed = set(untitled)
+        slots = [has_title for position, has_title in enumerate(titled, 1) if position not in none_printed]
+        return {
+            "title_slots": len(slots),
+            "titled_in_slots": sum(slots),
+            "titled_without_slot": sum(titled) - sum(slots),
+        }
+    slots = max(len(titled) - len(untitled), 0)
+    return {"title_slots": slots, "titled_in_slots": min(sum(titled), slots), "titled_without_slot": 0}
 
 
 _LABEL_RE = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}\.(?=\s))\s*")

@@ -177,6 +177,11 @@ def parse_authors(text: str) -> tuple[list[str], int]:
     return best
 
 
+# Names given name first at a title's start: the author list ran on into it where the text layer glued "and" to the
+# surname before ("N. D. Birelland P. C. W. Davies, Quantum Fields in Curved Space (…)"); the title follows them.
+_LEADING_NAMES_RE = re.compile(r"^(?:(?:[A-Z]\.\s?-?){1,3}\s?[A-Z][\w'’\-]+,\s+(?:and\s+)?)+")
+
+
 def parse_entry(text: str, previous_authors: list[str] | None = None) -> dict:
     """{doi, year, authors, first_author, title, venue} for one entry's text (label already removed).
     `previous_authors` stands in for the IEEE/ACM ditto dash ("——, “Title,” …": the authors of the entry above)."""
@@ -192,6 +197,12 @@ def parse_entry(text: str, previous_authors: list[str] | None = None) -> dict:
     if fields:
         out.update({k: v for k, v in fields.items() if k in out and v})
         out["first_author"] = out["authors"][0] if out["authors"] else ""
+    title = str(out["title"])
+    if (names := _LEADING_NAMES_RE.match(title)) and title in text:
+        # Read again after the names, in the comma style such a list is written in.
+        authors = out["authors"] if isinstance(out["authors"], list) else []
+        again = _after_authors(text, text.index(title) + names.end(), authors, comma=True)
+        out["title"], out["venue"] = again.get("title", ""), again.get("venue", "")
     out["title"] = _trim_title(out["title"])
     if not is_sane_title(out["title"], text, out["authors"]):
         out["title"] = out["venue"] = ""
@@ -327,11 +338,24 @@ _GENRE_RE = re.compile(
 )
 
 
+# Pieces of an abbreviated name: one short capitalised word ("Phys"), or one after an acronym ("AIP Conf", "IEEE
+# Trans"); two plain words ("Solar Cells. Proc. IEEE …") are a short title.
+_ABBREVIATED_WORDS_RE = re.compile(r"(?:[A-Z]{2,5}\s)?[A-Z][a-z]{1,4}")
+# A report or patent cited by its number, with no title: "TWI Report 666/1999", "ECE Report No. AL944".
+_NUMBERED_REPORT_RE = re.compile(
+    r"^(?:[A-Z][\w&\-]*\s){0,3}(?:Technical\s)?(?:Report|Memo|Note)\s+(?:No\.?\s*\S*\d|\d+/\d+|[A-Z]+-?\d+)"
+)
+
+
 def _is_abbreviated_venue(title: str, text: str) -> bool:
     """A "title" that is the start of an abbreviated journal name followed by volume and page, as physics styles
     print it with no article title: "Cisneros A 1971 Astrophys. Space Sci. 10 87" gives "Astrophys"."""
-    if re.fullmatch(r"[A-Z][a-z]{1,4}", title) and re.search(rf"\b{title}\.\s+(?:[A-Z][a-z]*\.|[A-Z]\s)", text):
-        return True  # one short word cut at its abbreviation point, another after it: "Proc. Int. Conf.", "Phys. Rev."
+    if _ABBREVIATED_WORDS_RE.fullmatch(title) and re.search(
+        rf"\b{re.escape(title)}\.\s+(?:[A-Z][a-z]*\.|[A-Z]\s|\d+,?\s+[A-Z]?\d)", text
+    ):
+        # Short words cut at their abbreviation point, another abbreviation or the volume and page after them:
+        # "Proc. Int. Conf.", "Phys. Rev.", "AIP Conf. Proc., Vol. 841", "J. Geophys. Res. 108, 4201".
+        return True
     if len(title.split()) > 4:
         return False
     tail = rf"{re.escape(title)}\.((?:\s+[A-Z][\w\-]*\.?){{0,4}})\s+[A-Z]?\d+(?:\([^)]*\))?\s+[A-Z]?\d+\b"
@@ -346,7 +370,9 @@ def is_sane_title(title: str, text: str, authors: list[str]) -> bool:
     Proceedings …"), not a date ("July)"), not a URL, not the author list run on ("AND ULLMAN, J. D. …")."""
     if not title or title not in text or len(title) < 2:
         return False
-    if re.match(r"^(?:in:?\s|and\s|&|\(|\)|https?:|www\.|available\b|retrieved\b|accessed\b)", title, re.IGNORECASE):
+    if re.match(
+        r"^(?:in:?\s|and\s|&|\(|\)|https?:|www\.|available\b|retrieved\b|accessed\b|eds?\.,)", title, re.IGNORECASE
+    ):
         return False
     if re.match(r"^see(?: also)?\s", title, re.IGNORECASE):
         return False  # a cross-reference to another entry ("Ashe, Gordon. See Creasey, John."), not a work's title
@@ -367,6 +393,14 @@ def is_sane_title(title: str, text: str, authors: list[str]) -> bool:
         # arXiv:1508.04814": the names read on to the identifier).
         return False
     if re.match(r"^(?:[A-Z]\.\s?){1,3}[,;]", title):  # initials the author reading stopped in front of
+        return False
+    if re.match(r"^(?=[^,]*[.\-])[A-Z](?:\.?-?\s?[A-Z])*\.?$", title):  # initials alone ("S.-J"): a name cut
+        return False
+    if re.match(r"^(?:[A-Z]\.\s?-?){1,3}\s?[A-Z][\w'’\-]+,", title):
+        return False  # "G. W. Johnson, Philos.": a name given name first, where a glued "Smithand" hid the "and"
+    if _NUMBERED_REPORT_RE.match(title) or re.match(r"^no title\b", title, re.IGNORECASE):
+        return False  # a report's number, or a reference manager's placeholder ("No Title, springer.com")
+    if re.match(r"^\d+\s*\((?:No\.?\s*)?\d+", title):  # "33(No. 146; July 27), 10756": volume and issue
         return False
     if re.match(r"^[^\s,]+(?:\s[^\s,]+){0,3},\s?(?:[A-Z]\.\s?-?){1,3}(?:[,;]|\s+AND\b|\s+and\b)", title):
         return False  # "DI COSMO, R., AND …": an author (small capitals the author reading could not follow)
