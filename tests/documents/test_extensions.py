@@ -16,18 +16,10 @@ from apps.citations import tasks as citation_tasks
 from apps.documents import extensions, tasks
 from apps.documents.models import Document, DocumentStatus, IngestJob
 from apps.documents.services.documents import document_delete
-from apps.retrieval.embedding import encoder
 from apps.retrieval.models import IndexChange
-from tests.documents.test_ingest_batches import FakeModel, deliver, long_markdown
+from tests.documents.test_ingest_batches import deliver, long_markdown
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def model(monkeypatch):
-    fake = FakeModel()
-    monkeypatch.setattr(encoder, "get_embedder", lambda *_args, **_kwargs: fake)
-    return fake
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
-import numpy as np
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
@@ -17,7 +16,6 @@ from django.test import override_settings
 from apps.documents import tasks
 from apps.documents.models import Chunk, Document, DocumentStatus, IngestJob, JobStage
 from apps.documents.services import reading
-from apps.retrieval.embedding import encoder
 
 pytestmark = pytest.mark.django_db
 
@@ -34,33 +32,6 @@ def long_markdown(sections: int, tag: str = "") -> bytes:
 
 class WorkerDied(BaseException):
     """Stands in for the process being killed: no handler of the service runs."""
-
-
-class FakeModel:
-    """Deterministic unit vectors, a record of every text embedded, and an optional failure on call number N."""
-
-    model_id = "fake-model@1"
-
-    def __init__(self) -> None:
-        self.texts: list[str] = []
-        self.calls = 0
-        self.fail_on: tuple[int, BaseException] | None = None
-
-    def embed_passages(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
-        self.calls += 1
-        self.texts.extend(texts)
-        if self.fail_on and self.calls == self.fail_on[0]:
-            raise self.fail_on[1]
-        vectors = np.array([np.frombuffer(hashlib.sha256(t.encode()).digest()[:8], np.uint8) for t in texts], float)
-        vectors += 1.0
-        return (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
-
-
-@pytest.fixture
-def model(monkeypatch):
-    fake = FakeModel()
-    monkeypatch.setattr(encoder, "get_embedder", lambda *_args, **_kwargs: fake)
-    return fake
 
 
 @pytest.fixture
