@@ -58,7 +58,7 @@ def add_quote(target: dict | None, citation: dict | None, document: Document) ->
     """Give the viewer's target (views.viewer.locator) the cited quote, its pieces and, for a PDF passage with
     rectangles, the quote's own boxes; nothing when the viewer was not opened at that citation of that chunk."""
     quote = cited_quote(citation, target)
-    if not quote:
+    if not quote or target is None:
         return
     target["quote"] = quote
     target["quote_pieces"] = quote_pieces(quote)
@@ -73,7 +73,7 @@ def _ocr_lines(document: Document, target: dict) -> list[dict]:
     """The recognised lines of the chunk shown (Chunk.locator["ocr_lines"]), with their text and boxes."""
     from apps.documents.models import Chunk
 
-    locator = Chunk.objects.filter(document=document, chunk_index=target.get("chunk_index")).values_list(
+    locator = Chunk.objects.filter(document=document, chunk_index=target["chunk_index"]).values_list(
         "locator", flat=True
     )
     return list((locator.first() or {}).get("ocr_lines") or [])

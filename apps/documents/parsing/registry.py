@@ -30,9 +30,15 @@ HEAD_BYTES = 65536  # enough to see "word/" among the first ZIP entries of a .do
 
 @runtime_checkable
 class Parser(Protocol):
-    name: str
-    doc_type: str
-    extensions: tuple[str, ...]
+    # Read-only (properties): a parser's class attributes satisfy them, `extensions = (".pdf",)` included.
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def doc_type(self) -> str: ...
+
+    @property
+    def extensions(self) -> tuple[str, ...]: ...
 
     def score(self, filename: str, head: bytes) -> float: ...
 
