@@ -8,7 +8,7 @@ once too, here, with the documents they describe.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.urls import reverse
@@ -56,13 +56,6 @@ class Locator:
             "line_end": chunk.line_end,
             "ocr": bool(stored.get("ocr")),
         }
-
-    @classmethod
-    def from_chunk(cls, chunk: Chunk) -> Locator:
-        return Locator(**Locator.fields_of(chunk))
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def page_size_of(chunk: Chunk) -> dict:
