@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from typing import get_args
 
 from django.db.models import Count, QuerySet
 from django.http import StreamingHttpResponse
@@ -17,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.citations.access import conversations_for_user, get_conversation_for_user
+from apps.citations.answers.citation import Status, stored_citations
 from apps.citations.answers.service import (
     COMPOSERS,
     AskParams,
@@ -65,17 +67,16 @@ class AskRequestSerializer(serializers.Serializer):
         return AskParams(**self.validated_data)
 
 
-CITATION_STATUSES = ["current", "moved", "changed", "deleted"]  # answers.store.with_status
-
-
 class CitationSerializer(ChunkSourceSerializer):
-    """The citation object of design.md (schema only; answers are returned as stored)."""
+    """The citation object of design.md: answers.citation.Citation's fields, documented for the schema (answers are
+    returned as Citation.as_dict() makes them; tests/citations/test_citation_type.py keeps the two the same)."""
 
     n = serializers.IntegerField(help_text="display number, 1.. in order of first use in this answer")
     citation_id = serializers.CharField()
     quote = serializers.CharField(help_text="the sentence(s) of the chunk that support the claim")
     evidence_number = serializers.IntegerField(help_text="the passage's rank among the evidence retrieved")
-    status = serializers.ChoiceField(choices=CITATION_STATUSES, help_text="where the cited passage is now")
+    chunk_hash = serializers.CharField(help_text="fingerprint of the chunk text quoted, to find it after a re-read")
+    status = serializers.ChoiceField(choices=list(get_args(Status)), help_text="where the cited passage is now")
     status_note = serializers.CharField()
 
 
@@ -255,7 +256,7 @@ class MessageSerializer(serializers.ModelSerializer):
     @extend_schema_field(CitationSerializer(many=True))
     def get_citations(self, message: Message) -> list[dict]:
         """The stored citations as they stand now: re-ingested or deleted sources say so (answers.store)."""
-        return with_status(message.result.get("citations", []))
+        return [c.as_dict() for c in with_status(stored_citations(message.result))]
 
 
 class ConversationDetailSerializer(ConversationSerializer):

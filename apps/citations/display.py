@@ -8,12 +8,12 @@ from documents and from whoever asked) are always escaped; templates print the r
 from __future__ import annotations
 
 import re
-from types import SimpleNamespace
 from urllib.parse import quote
 
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from apps.citations.answers.citation import Citation, stored_citations
 from apps.citations.answers.language import phrase
 from apps.citations.answers.store import with_status
 from apps.citations.models import Message
@@ -33,7 +33,7 @@ PRECISION_WORDS = {
 LABEL_CLASSES = {"unsupported": "is-unsupported", "not from the library": "is-unsourced"}
 
 
-def _badge(n: int, citation: dict, message_id: int, quote: str = "") -> SafeString:
+def _badge(n: int, citation: Citation, message_id: int, quote: str = "") -> SafeString:
     """Badge n; its title is `quote`, the passage's words behind this very claim (the citation's own quote for
     answers stored before claims had their own)."""
     return format_html(
@@ -41,13 +41,13 @@ def _badge(n: int, citation: dict, message_id: int, quote: str = "") -> SafeStri
         message_id,
         n,
         n,
-        citation.get("citation_id", ""),
-        quote or citation.get("quote", ""),
+        citation.citation_id,
+        quote or citation.quote,
         n,
     )
 
 
-def inline_html(text: str, by_n: dict[int, dict], message_id: int, quotes: dict | None = None) -> SafeString:
+def inline_html(text: str, by_n: dict[int, Citation], message_id: int, quotes: dict | None = None) -> SafeString:
     """Escaped text with each `[n]` of a known citation turned into its badge; line breaks kept. `quotes`: the
     claim's own quote per number ({"1": "…"}, finalize's per-claim quotes), shown by its badges."""
     quotes = quotes or {}
@@ -63,7 +63,7 @@ def inline_html(text: str, by_n: dict[int, dict], message_id: int, quotes: dict 
     return mark_safe("".join(out))  # every piece above is escaped or built by format_html
 
 
-def answer_html(answer: str, sentences: list[dict], by_n: dict[int, dict], message_id: int) -> SafeString:
+def answer_html(answer: str, sentences: list[dict], by_n: dict[int, Citation], message_id: int) -> SafeString:
     """The answer as paragraphs, each sentence's badges showing that sentence's own quotes; sentences the support
     check labelled (non-strict answers only keep any) are wrapped and marked, so a reader sees which claims the
     library does not back."""
@@ -99,21 +99,20 @@ def answer_html(answer: str, sentences: list[dict], by_n: dict[int, dict], messa
     return mark_safe("".join(paragraphs))  # built by format_html
 
 
-def _open_label(citation: dict) -> str:
-    if citation.get("status") == "changed":
+def _open_label(citation: Citation) -> str:
+    if citation.status == "changed":
         return "open the document"
     # "open at p. 4", "open at line 12", "open at paragraph 21": the first page, line or paragraph of the place.
-    place = place_label(_source(citation), first_only=True)
+    place = place_label(citation, first_only=True)
     return f"open at {place}" if place else "open"
 
 
-def _in_answer(citation: dict, message_id: int) -> str:
+def _in_answer(citation: Citation, message_id: int) -> str:
     """A viewer link that knows its answer, so the viewer can step to the answer's other citations (a changed
     passage links the document page only, as answers.store set it)."""
-    url = citation.get("viewer_url", "")
-    if "?chunk=" not in url:
-        return url
-    return viewer_url(citation["document_id"], citation["chunk_index"], message_id, citation["n"])
+    if "?chunk=" not in citation.viewer_url:
+        return citation.viewer_url
+    return viewer_url(citation.document_id, citation.chunk_index, message_id, citation.n)
 
 
 def claim_quote(result: dict, n: int, claim: int | None) -> str:
@@ -134,53 +133,44 @@ def doi_url(doi: str) -> str:
     return f"https://doi.org/{quote(doi, safe='/:;()._-')}" if doi else ""
 
 
-def _source(citation: dict) -> SimpleNamespace:
-    # locator_label and bibliographic_line read attributes; citations stored before December 2026 carry no lines.
-    return SimpleNamespace(**{"line_start": None, "line_end": None, **citation})
-
-
-def citation_locator(citation: dict) -> str:
-    """Where a cited passage is, as the search page says it: "§ Methods · p. 4"."""
-    return locator_label(_source(citation))
-
-
-def card(citation: dict, message_id: int, zotero_keys: dict[int, str], cited: bool = True) -> dict:
+def card(citation: Citation, message_id: int, zotero_keys: dict[int, str], cited: bool = True) -> dict:
     """What a source card shows for one citation (with its current status, answers.store.with_status).
     `cited` false: a passage on the topic of an unanswered question, which no badge of the answer names."""
-    source = _source(citation)
-    status = citation.get("status") or "current"
-    linked = status != "deleted"  # a deleted document has nowhere to go
+    linked = citation.status != "deleted"  # a deleted document has nowhere to go
     zotero = ""
-    if linked and (key := zotero_keys.get(citation["document_id"])):
+    if linked and (key := zotero_keys.get(citation.document_id)):
         zotero = f"zotero://open-pdf/library/items/{quote(key)}"
-        if citation.get("page"):
-            zotero += f"?page={citation['page']}"
-    precision = PRECISION_WORDS.get(citation.get("locator_precision", ""), citation.get("locator_precision", ""))
-    if citation.get("locator_degraded"):
+        if citation.page:
+            zotero += f"?page={citation.page}"
+    precision = PRECISION_WORDS.get(citation.locator_precision, citation.locator_precision)
+    if citation.locator_degraded:
         precision += " (approximate: a finer place was not available)"
-    if citation.get("ocr"):
+    if citation.ocr:
         precision += " · text recognised by OCR"
     return {
         "c": citation,
-        "anchor": f"{'cite' if cited else 'topic'}-{message_id}-{citation['n']}",
-        "locator": locator_label(source),
-        "bibliographic": bibliographic_line(source),
+        "anchor": f"{'cite' if cited else 'topic'}-{message_id}-{citation.n}",
+        "locator": locator_label(citation),
+        "bibliographic": bibliographic_line(citation),
         "precision": precision,
-        "doi_url": doi_url(citation.get("doi", "")),
-        "open_url": (_in_answer(citation, message_id) if cited else citation.get("viewer_url", "")) if linked else "",
+        "doi_url": doi_url(citation.doi),
+        "open_url": (_in_answer(citation, message_id) if cited else citation.viewer_url) if linked else "",
         "open_label": _open_label(citation),
         "zotero_url": zotero,
-        "status": status,
+        "status": citation.status,
     }
 
 
 def present(
-    message: Message, citations: list[dict], zotero_keys: dict[int, str], topic_passages: list[dict] | None = None
+    message: Message,
+    citations: list[Citation],
+    zotero_keys: dict[int, str],
+    topic_passages: list[Citation] | None = None,
 ) -> dict:
     """Everything the message partial (citations/_message.html) shows for one stored question and answer.
     `topic_passages`: an unanswered question's passages on the topic, with their status (stored results only)."""
     result = message.result or {}
-    by_n = {c["n"]: c for c in citations}
+    by_n = {c.n: c for c in citations}
     answered = result.get("answered", bool(citations))
     return {
         "message": message,
@@ -216,11 +206,11 @@ def _chain(chain: dict) -> dict:
 def present_messages(messages: list[Message]) -> list[dict]:
     """present() for several messages, with the status of all their citations and the Zotero keys of all their
     documents looked up together (a few queries per page, not per message)."""
-    stored = [m.result.get("citations", []) if m.result else [] for m in messages]
-    topics = [m.result.get("topic_passages", []) if m.result else [] for m in messages]
+    stored = [stored_citations(m.result) for m in messages]
+    topics = [stored_citations(m.result, "topic_passages") for m in messages]
     current = with_status([c for citations in stored for c in citations])
     current_topics = with_status([c for passages in topics for c in passages])
-    document_ids = {c["document_id"] for c in [*current, *current_topics]}
+    document_ids = {c.document_id for c in [*current, *current_topics]}
     zotero_keys: dict[int, str] = {}
     if document_ids:
         zotero_keys = dict(
@@ -241,7 +231,7 @@ def answer_text(result: dict, *, ids: bool = False) -> list[str]:
     its quotes; the sources; or, for a question the documents do not answer, the passages on the topic with their
     quotes. `ids`: name each source's document and chunk, which a program passes on to a preview."""
     lines = [result["answer"]]
-    by_n = {c["n"]: c for c in result.get("citations", [])}
+    by_n = {c.n: c for c in stored_citations(result)}
     quoted: set[int] = set()
 
     def claim_lines(row: dict, mark: str) -> list[str]:
@@ -249,7 +239,7 @@ def answer_text(result: dict, *, ids: bool = False) -> list[str]:
         out = [f"{mark}{label}{row['text']}"]
         for n in dict.fromkeys(row.get("citations") or []):
             # Answers stored before per-claim quotes have none: the citation's own quote stands for them.
-            quote = (row.get("quotes") or {}).get(str(n)) or by_n.get(n, {}).get("quote", "")
+            quote = (row.get("quotes") or {}).get(str(n)) or (by_n[n].quote if n in by_n else "")
             if quote:
                 quoted.add(n)
                 out.append(f"    [{n}] “{quote}”")
@@ -266,22 +256,22 @@ def answer_text(result: dict, *, ids: bool = False) -> list[str]:
     if by_n:
         lines.append("\nSources:")
     for c in by_n.values():
-        lines += _source_lines(c, ids, with_quote=c["n"] not in quoted)
-    if not result.get("answered", True) and result.get("topic_passages"):
+        lines += _source_lines(c, ids, with_quote=c.n not in quoted)
+    if not result.get("answered", True) and (on_topic := stored_citations(result, "topic_passages")):
         # Not answered: what was found instead, so a reader still gets the sources.
         lines.append("\n" + phrase(result.get("language", "en"), "topic_passages"))
-        for c in result["topic_passages"]:
+        for c in on_topic:
             lines += _source_lines(c, ids, with_quote=True)
     if result.get("hint"):
         lines.append("\n" + result["hint"])
     return lines
 
 
-def _source_lines(citation: dict, ids: bool, with_quote: bool) -> list[str]:
-    where = citation_locator(citation)
-    title = citation.get("title") or citation.get("source") or f"document {citation.get('document_id')}"
-    place = f" (document {citation['document_id']}, chunk {citation['chunk_index']})" if ids else ""
-    lines = [f"[{citation['n']}] {title}" + (f" — {where}" if where else "") + place]
-    if with_quote and citation.get("quote"):
-        lines.append(f"    “{citation['quote']}”")
+def _source_lines(citation: Citation, ids: bool, with_quote: bool) -> list[str]:
+    where = locator_label(citation)
+    title = citation.title or citation.source or f"document {citation.document_id}"
+    place = f" (document {citation.document_id}, chunk {citation.chunk_index})" if ids else ""
+    lines = [f"[{citation.n}] {title}" + (f" — {where}" if where else "") + place]
+    if with_quote and citation.quote:
+        lines.append(f"    “{citation.quote}”")
     return lines

@@ -61,9 +61,17 @@ class DocumentPanel:
 class ViewerPanel:
     name: str
     template: str  # drawn in the viewer's head with `panel` (what `context` returned) in its context
-    # None: nothing to show for this request. A "citation" dict with a "quote" in what it returns is the quote the
-    # viewer places on the passage it opens at (quote_places.add_quote).
+    # None: nothing to show for this request. A PanelQuote under "quote" in what it returns is placed by the viewer
+    # on the passage it opens at (quote_places.add_quote).
     context: Callable[[HttpRequest, Document], dict | None]
+
+
+@dataclass(frozen=True)
+class PanelQuote:
+    """Words a viewer panel asks the viewer to mark in a passage: citations' quote of the passage it was cited for."""
+
+    chunk_index: int  # placed only while the viewer shows this chunk
+    text: str
 
 
 _reading_extras: dict[str, ReadingExtra] = {}

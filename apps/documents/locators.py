@@ -8,7 +8,8 @@ once too, here, with the documents they describe.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.urls import reverse
@@ -35,6 +36,11 @@ class Locator:
     line_start: int | None  # text files: 1-based lines; spreadsheets: row numbers
     line_end: int | None
     ocr: bool = False  # the text was recognised by OCR on a page without a text layer (Chunk.locator["ocr"])
+
+    @classmethod
+    def from_fields(cls, data: Mapping[str, Any]) -> Locator:
+        """The place of anything serialised with a locator's fields (a search hit or a citation as JSON)."""
+        return Locator(**{f.name: data[f.name] for f in fields(Locator) if f.name in data})
 
     @classmethod
     def fields_of(cls, chunk: Chunk) -> dict[str, Any]:

@@ -2,9 +2,10 @@
 
 An answer cites a chunk and quotes the sentence(s) of it that back the claim (apps/citations/answers/citation.py).
 The viewer highlights the whole chunk; opened from that answer, it also emphasises the quote. This module gives it
-what that takes: the quote of the citation it was opened from (only while that citation still points at the chunk
-on screen), the quote cut into pieces that can be found in the rendered document, and for a PDF the boxes of
-those pieces on the page, found by PyMuPDF in the very coordinates of the chunk's own rectangles.
+what that takes: the quote a viewer panel asks for (a PanelQuote of apps/documents/extensions.py: citations' quote
+of the citation the viewer was opened from, while it still points at the chunk on screen), the quote cut into
+pieces that can be found in the rendered document, and for a PDF the boxes of those pieces on the page, found by
+PyMuPDF in the very coordinates of the chunk's own rectangles.
 
 Chunk text and page text part ways in known places, so the quote is cut there and each piece is looked for on its
 own: a superscript citation is "[12]" in the chunk and a raised "12" on the page, a quote cut short ends in "…",
@@ -27,6 +28,7 @@ from apps.documents.parsing.sentences import cjk_count
 from apps.documents.quote_table_places import is_table_quote, table_quote_rects
 
 if TYPE_CHECKING:
+    from apps.documents.extensions import PanelQuote
     from apps.documents.models import Document
 
 log = logging.getLogger(__name__)
@@ -54,10 +56,10 @@ MAX_PAGES = 3
 _SEARCH_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | getattr(pymupdf, "TEXT_DEHYPHENATE", 0)
 
 
-def add_quote(target: dict | None, citation: dict | None, document: Document) -> None:
-    """Give the viewer's target (views.viewer.locator) the cited quote, its pieces and, for a PDF passage with
-    rectangles, the quote's own boxes; nothing when the viewer was not opened at that citation of that chunk."""
-    quote = cited_quote(citation, target)
+def add_quote(target: dict | None, asked: PanelQuote | None, document: Document) -> None:
+    """Give the viewer's target (views.viewer.locator) the quote a viewer panel asked for, its pieces and, for a
+    PDF passage with rectangles, the quote's own boxes; nothing when the viewer does not show the quoted chunk."""
+    quote = cited_quote(asked, target)
     if not quote or target is None:
         return
     target["quote"] = quote
@@ -88,14 +90,12 @@ def _local_path(document: Document) -> str:
         return ""
 
 
-def cited_quote(citation: dict | None, target: dict | None) -> str:
-    """The quote of the citation the viewer was opened from, when that citation's chunk is the one shown (it is
-    current, or moved to this chunk by a re-ingest); "" otherwise, e.g. after the reader went to another chunk."""
-    if not citation or not target or citation.get("status") not in ("current", "moved"):
+def cited_quote(asked: PanelQuote | None, target: dict | None) -> str:
+    """The quote asked for, when its chunk is the one shown; "" otherwise, e.g. after the reader went to another
+    chunk."""
+    if asked is None or not target or asked.chunk_index != target.get("chunk_index"):
         return ""
-    if citation.get("chunk_index") != target.get("chunk_index"):
-        return ""
-    return (citation.get("quote") or "").strip()
+    return asked.text.strip()
 
 
 def quote_pieces(quote: str) -> list[str]:

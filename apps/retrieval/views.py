@@ -13,12 +13,12 @@ from apps.documents.locators import locator_label
 from apps.documents.models import Collection
 from apps.retrieval.api import SearchQueryForm
 from apps.retrieval.search.service import search as run_search
-from apps.retrieval.search.types import DEPTHS, MODES, CollectionNotFound, InvalidSearch, SearchHit
+from apps.retrieval.search.types import DEPTHS, MODES, ChunkSource, CollectionNotFound, InvalidSearch, SearchHit
 
 FILTER_FIELDS = ("authors", "title", "journal", "kind", "year_from", "year_to", "section")
 
 
-def bibliographic_line(hit: SearchHit) -> str:
+def bibliographic_line(hit: ChunkSource) -> str:
     """Who, when and where, whichever of them the document has: "Smith, Lee, Chen et al. · 2019 · Nature"."""
     authors = ", ".join(hit.authors[:3]) + (" et al." if len(hit.authors) > 3 else "")
     return " · ".join(part for part in (authors, str(hit.year or ""), hit.journal) if part)

@@ -1,10 +1,9 @@
 """A stored answer that cites real chunks, each for one quote, built the way the answer service builds and stores
-its citations (answers/finalize.py: from_hit on the chunk's search hit, with the hash of the quoted text)."""
+its citations (answers/finalize.py: from_hit on the chunk's search hit)."""
 
 from __future__ import annotations
 
-from apps.citations.answers.citation import from_hit
-from apps.citations.answers.store import text_hash
+from apps.citations.answers.citation import CITATION_VERSION, from_hit
 from apps.citations.models import Conversation, Message
 from apps.documents.models import Chunk
 from apps.retrieval.search.hits import make_hit
@@ -17,8 +16,7 @@ def cited_message(user, cited: list[tuple[Chunk, str]], question: str = "What do
     for n, (chunk, quote) in enumerate(cited, start=1):
         chunk = Chunk.objects.select_related("document__collection").get(pk=chunk.pk)
         hit = make_hit(chunk, Ranked(chunk.pk, 0.5, "fusion"), question, {}, 80)
-        citation = from_hit(hit, n, quote).as_dict()
-        citations.append(citation | {"chunk_hash": text_hash(hit.text), "status": "current", "status_note": ""})
+        citations.append(from_hit(hit, n, quote).as_dict())
         sentences.append({"text": f"It says so [{n}].", "citations": [n], "supported": True, "label": ""})
     answer = " ".join(s["text"] for s in sentences)
     result = {
@@ -29,6 +27,7 @@ def cited_message(user, cited: list[tuple[Chunk, str]], question: str = "What do
         "depth": "quick",
         "strict": True,
         "sentences": sentences,
+        "version": CITATION_VERSION,
         "citations": citations,
         "conflicts": [],
         "chain": {},

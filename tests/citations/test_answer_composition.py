@@ -228,8 +228,8 @@ def test_strict_mode_drops_unsupported_sentences_and_renumbers():
     raw = "Pandas eat bamboo [1]. The Asiatic lion survives only in the Gir forest of India [2]. Made up [9]."
     done = _finish(raw, evidence)
     assert done.answer == "The Asiatic lion survives only in the Gir forest of India [1]."
-    assert [c["evidence_number"] for c in done.citations] == [2]
-    assert [c["n"] for c in done.citations] == [1]
+    assert [c.evidence_number for c in done.citations] == [2]
+    assert [c.n for c in done.citations] == [1]
     assert done.dropped_sentences == ["Pandas eat bamboo [1].", "Made up."]
     assert done.removed_markers == ["[9]"]
     assert done.answered and all(s["supported"] for s in done.sentences)
@@ -264,7 +264,7 @@ def test_non_strict_mode_keeps_and_labels_what_the_evidence_does_not_back():
         (True, ""),
         (None, "not from the library"),
     ]
-    assert [c["n"] for c in done.citations] == [1, 2]
+    assert [c.n for c in done.citations] == [1, 2]
 
 
 @pytest.mark.parametrize("strict", [True, False])
@@ -276,7 +276,7 @@ def test_markers_left_alone_on_a_line_belong_to_the_sentence_before_them(strict)
     assert "\n[" not in done.answer and not done.answer.startswith("[")
     first = done.sentences[0]
     assert first["citations"] == [1] and first["supported"]
-    assert [c["evidence_number"] for c in done.citations] == ([1] if strict else [1, 2])
+    assert [c.evidence_number for c in done.citations] == ([1] if strict else [1, 2])
 
 
 def test_an_answer_nothing_supports_says_the_documents_do_not_answer():
@@ -296,7 +296,7 @@ def test_citations_are_numbered_by_first_use_and_shared_with_conflicts():
         "The Asiatic lion survives only in the Gir forest of India [2]. Fusarium poae infects durum wheat kernels [1]."
     )
     done = _finish(raw, evidence, conflicts=["Infected kernels did not release more volatile alcohols [3]."])
-    assert [c["evidence_number"] for c in done.citations] == [2, 1, 3]
+    assert [c.evidence_number for c in done.citations] == [2, 1, 3]
     assert done.conflicts == [
         {
             "text": "Infected kernels did not release more volatile alcohols [3].",
@@ -304,9 +304,9 @@ def test_citations_are_numbered_by_first_use_and_shared_with_conflicts():
             "quotes": {"3": WHEAT_AGAINST},
         }
     ]
-    ids = {c["citation_id"] for c in done.citations}
+    ids = {c.citation_id for c in done.citations}
     assert len(ids) == 3 and all(len(i) == 6 for i in ids)
-    assert done.citations[2]["quote"] == WHEAT_AGAINST
+    assert done.citations[2].quote == WHEAT_AGAINST
 
 
 def test_the_chain_block_names_the_citation_and_ref_that_lead_to_each_work():

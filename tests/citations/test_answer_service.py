@@ -9,6 +9,7 @@ import socket
 import pytest
 from django.http import Http404
 
+from apps.citations.answers.citation import stored_citations
 from apps.citations.answers.service import AskParams, InvalidQuestion, ask
 from apps.citations.answers.store import with_status
 from apps.citations.models import Conversation, Message
@@ -130,28 +131,28 @@ def test_stored_citations_say_when_their_source_was_reingested_or_deleted(librar
     result = _ask(
         personas["viewer"], "Where does the Asiatic lion survive, and what do infected wheat kernels release?"
     )
-    stored = Message.objects.get(pk=result["message"]).result["citations"]
-    by_document = {c["document_id"]: c for c in stored}
+    stored = stored_citations(Message.objects.get(pk=result["message"]).result)
+    by_document = {c.document_id: c for c in stored}
     assert {lions.pk, wheat.pk} <= set(by_document)
-    assert {c["status"] for c in with_status(stored)} == {"current"}
+    assert {c.status for c in with_status(stored)} == {"current"}
 
     # Re-ingest the way ingest does it: the chunks are replaced. Same text for lions, new text for wheat.
-    old = Chunk.objects.get(pk=by_document[lions.pk]["chunk_id"])
+    old = Chunk.objects.get(pk=by_document[lions.pk].chunk_id)
     Chunk.objects.filter(pk=old.pk).delete()
     old.pk, old.chunk_index = None, old.chunk_index + 3
     old.save()
-    changed = Chunk.objects.get(pk=by_document[wheat.pk]["chunk_id"])
+    changed = Chunk.objects.get(pk=by_document[wheat.pk].chunk_id)
     changed.text = "An entirely rewritten passage about something else."
     changed.save()
-    now = {c["document_id"]: c for c in with_status(stored)}
-    assert now[lions.pk]["status"] == "moved"
-    assert now[lions.pk]["chunk_id"] == old.pk and now[lions.pk]["viewer_url"].endswith(f"?chunk={old.chunk_index}")
-    assert now[wheat.pk]["status"] == "changed" and "no longer" in now[wheat.pk]["status_note"]
-    assert "?chunk=" not in now[wheat.pk]["viewer_url"]
+    now = {c.document_id: c for c in with_status(stored)}
+    assert now[lions.pk].status == "moved"
+    assert now[lions.pk].chunk_id == old.pk and now[lions.pk].viewer_url.endswith(f"?chunk={old.chunk_index}")
+    assert now[wheat.pk].status == "changed" and "no longer" in now[wheat.pk].status_note
+    assert "?chunk=" not in now[wheat.pk].viewer_url
 
     Document.objects.filter(pk=lions.pk).delete()
-    now = {c["document_id"]: c for c in with_status(stored)}
-    assert now[lions.pk]["status"] == "deleted" and now[lions.pk]["viewer_url"] == ""
+    now = {c.document_id: c for c in with_status(stored)}
+    assert now[lions.pk].status == "deleted" and now[lions.pk].viewer_url == ""
 
 
 def test_a_language_model_that_is_down_leaves_an_extractive_answer_that_says_why(library, personas, settings):

@@ -11,8 +11,8 @@ import pytest
 from django.core.management import call_command
 
 from apps.citations.answers.language import phrase
-from apps.citations.display import citation_locator
 from apps.citations.models import Message
+from apps.documents.locators import Locator, locator_label
 from apps.documents.services.bulk import TextItem, add_texts
 
 pytestmark = pytest.mark.django_db
@@ -71,7 +71,7 @@ def test_an_answer_prints_each_claims_own_quote_when_two_claims_cite_one_passage
     assert GIR in by_quote and GREW in by_quote
     assert "Gir forest" in by_quote[GIR] and "600" in by_quote[GREW]
     # and the sources are named with their place
-    assert f"[1] Asiatic lions — {citation_locator(result['citations'][0])}" in text.splitlines()
+    assert f"[1] Asiatic lions — {locator_label(Locator.from_fields(result['citations'][0]))}" in text.splitlines()
 
 
 @pytest.mark.parametrize(
@@ -93,7 +93,7 @@ def test_an_unanswered_question_prints_the_passages_on_the_topic(library, questi
     assert lines[0] == phrase(language, "no_answer")
     heading = lines.index(phrase(language, "topic_passages"))
     for k, passage in enumerate(result["topic_passages"]):
-        where = citation_locator(passage)
+        where = locator_label(Locator.from_fields(passage))
         assert where, passage
         assert lines[heading + 1 + 2 * k] == f"[{passage['n']}] {passage['title']} — {where}"
         assert lines[heading + 2 + 2 * k] == f"    “{passage['quote']}”"

@@ -4,12 +4,13 @@ data (badges, cards, labels, conflicts, chain, statuses), and real questions ans
 from __future__ import annotations
 
 import re
+from importlib import import_module
 
 import pytest
+from django.apps import apps as django_apps
 from django.urls import reverse
 
-from apps.citations.answers.citation import from_hit
-from apps.citations.answers.store import text_hash
+from apps.citations.answers.citation import CITATION_VERSION, StoredCitationError, from_hit, stored_citations
 from apps.citations.models import Conversation, Message
 from apps.documents.models import Chunk, Document, Membership
 from tests.citations.hit_factory import make_hit
@@ -41,8 +42,7 @@ def _citation(document: Document, **changes) -> dict:
         | {"para_end": 0, "score": 0.5, "viewer_url": f"/documents/{document.pk}/view/?chunk=0", "text": chunk.text}
         | changes
     )
-    citation = from_hit(hit, 1, "hello <script>alert(1)</script> world").as_dict()
-    return citation | {"chunk_hash": text_hash(chunk.text), "status": "current", "status_note": ""}
+    return from_hit(hit, 1, "hello <script>alert(1)</script> world").as_dict()
 
 
 def _line(n: int, ref_no: int, **line) -> dict:
@@ -239,15 +239,35 @@ def test_a_card_of_a_text_or_spreadsheet_passage_gives_its_lines(
     assert place in body and f">{opens}</a>" in body and "paragraph 1" not in body
 
 
-def test_a_citation_stored_without_line_numbers_still_shows_its_paragraph(page_client_for, personas, document):
-    old = {k: v for k, v in _citation(document).items() if k not in ("line_start", "line_end")}
+def test_an_answer_stored_before_the_typed_citation_is_brought_up_to_it_by_its_migration(
+    page_client_for, personas, document
+):
+    # given an answer stored before line numbers, the OCR flag, the chunk hash and the status were kept
+    dated = ("line_start", "line_end", "ocr", "chunk_hash", "evidence_number", "status", "status_note")
+    old = {k: v for k, v in _citation(document).items() if k not in dated} | {"note": "a key the type does not know"}
     message = _stored_message(personas["viewer"], document, citations=[old], chain={}, conflicts=[])
+    with pytest.raises(
+        StoredCitationError, match="lacks line_start, line_end, ocr, evidence_number, chunk_hash, status, status_note"
+    ):
+        stored_citations(message.result)
+
+    # when the data migration runs
+    import_module("apps.citations.migrations.0004_typed_citations").forwards(django_apps, None)
+
+    # then it reads back typed, at its paragraph, with neither lines nor OCR, and as changed: without its hash the
+    # passage cannot be told unchanged (what the page said of it before, too)
+    message.refresh_from_db()
+    assert message.result["version"] == CITATION_VERSION
+    (citation,) = stored_citations(message.result)
+    assert (citation.line_start, citation.line_end, citation.ocr, citation.evidence_number) == (None, None, False, 1)
+    assert message.result["citations"][0]["note"] == "a key the type does not know"  # nothing stored is lost
     client = page_client_for("viewer")
-    assert "§ Intro · paragraph 1" in _page(client, message)
+    body = _page(client, message)
+    assert "§ Intro · paragraph 1" in body and "this passage is no longer in it" in body
     stored = client.get(reverse("api-conversation-detail", args=[message.conversation_id]))
     assert stored.status_code == 200, stored.content
-    citation = stored.json()["messages"][0]["citations"][0]
-    assert citation["line_start"] is None and citation["para_start"] == 0
+    served = stored.json()["messages"][0]["citations"][0]
+    assert served["line_start"] is None and served["para_start"] == 0 and served["status"] == "changed"
 
 
 def test_cards_say_when_a_source_changed_or_was_deleted(page_client_for, personas, document):

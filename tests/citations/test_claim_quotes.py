@@ -40,7 +40,7 @@ def test_two_claims_citing_one_passage_each_carry_the_sentence_that_backs_them()
     done = _finish(f"{GIR[:-1]} [1]. {GREW[:-1]} [1].", _evidence(LIONS))
     assert [row["quotes"] for row in done.sentences] == [{"1": GIR}, {"1": GREW}]
     # the card quotes what its first claim is backed by, and the rows serialise as they are stored
-    assert done.citations[0]["quote"] == GIR
+    assert done.citations[0].quote == GIR
     assert json.loads(json.dumps(done.sentences)) == done.sentences
 
 
@@ -67,7 +67,7 @@ def test_each_badge_shows_its_own_claims_quote_and_a_conflict_its_own():
         _evidence(LIONS, wheat, against),
         conflicts=[f"{against[:-1]} [3]."],
     )
-    by_n = {c["n"]: c for c in done.citations}
+    by_n = {c.n: c for c in done.citations}
     html = answer_html(done.answer, done.sentences, by_n, 7)
     assert _titles(html) == [("1", GIR), ("1", GREW), ("2", "Fusarium poae infects durum wheat kernels.")]
     assert done.conflicts[0]["quotes"] == {"3": against}
@@ -77,7 +77,7 @@ def test_each_badge_shows_its_own_claims_quote_and_a_conflict_its_own():
 def test_an_answer_stored_before_claims_had_quotes_shows_the_citations_quote():
     done = _finish(f"{GIR[:-1]} [1]. {GREW[:-1]} [1].", _evidence(LIONS))
     stored = [{key: value for key, value in row.items() if key != "quotes"} for row in done.sentences]
-    by_n = {c["n"]: c for c in done.citations}
+    by_n = {c.n: c for c in done.citations}
     assert _titles(answer_html(done.answer, stored, by_n, 7)) == [("1", GIR), ("1", GIR)]
     # and rows with quotes show them (the same call, the new data)
     assert _titles(answer_html(done.answer, done.sentences, by_n, 7)) == [("1", GIR), ("1", GREW)]
@@ -91,9 +91,9 @@ def test_an_unanswered_question_offers_the_passages_on_its_topic_and_an_unrelate
         "The documents in this collection do not answer this.",
         [],
     )
-    assert [p["evidence_number"] for p in done.topic_passages] == [1]  # the glacier passage is not on the topic
+    assert [p.evidence_number for p in done.topic_passages] == [1]  # the glacier passage is not on the topic
     passage = done.topic_passages[0]
-    assert passage["n"] == 1 and passage["quote"] == GIR and passage["status"] == "current" and passage["chunk_hash"]
+    assert passage.n == 1 and passage.quote == GIR and passage.status == "current" and passage.chunk_hash
     assert _finish("", evidence, "What is the boiling point of mercury?").topic_passages == []
     chinese = _finish("", _evidence(PANDA), "大熊猫每天吃多少公斤竹子？")
     assert chinese.answer == "本集合中的文档没有回答这个问题。" and len(chinese.topic_passages) == 1

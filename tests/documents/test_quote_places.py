@@ -14,6 +14,7 @@ import pytest
 from django.core.files.base import ContentFile
 
 from apps.citations.answers.store import text_hash
+from apps.documents.extensions import PanelQuote
 from apps.documents.locators import viewer_url
 from apps.documents.models import Chunk, Document, DocumentStatus
 from apps.documents.parsing import chunk_document, parse_document
@@ -109,14 +110,11 @@ def test_the_pieces_are_bounded():
     assert len(quote_pieces(quote)) == 10
 
 
-@pytest.mark.parametrize(
-    ("status", "chunk_index", "shown"),
-    [("current", 4, True), ("moved", 4, True), ("current", 5, False), ("changed", 4, False), ("deleted", 4, False)],
-)
-def test_only_the_cited_chunk_gets_its_quote(status, chunk_index, shown):
-    citation = {"status": status, "chunk_index": chunk_index, "quote": " The birds sang. "}
-    assert cited_quote(citation, {"chunk_index": 4}) == ("The birds sang." if shown else "")
-    assert cited_quote(None, {"chunk_index": 4}) == cited_quote(citation, None) == ""
+@pytest.mark.parametrize(("chunk_index", "shown"), [(4, True), (5, False)])
+def test_only_the_quoted_chunk_gets_its_quote(chunk_index, shown):
+    asked = PanelQuote(chunk_index, " The birds sang. ")
+    assert cited_quote(asked, {"chunk_index": 4}) == ("The birds sang." if shown else "")
+    assert cited_quote(None, {"chunk_index": 4}) == cited_quote(asked, None) == ""
 
 
 # ---- PyMuPDF on real papers -----------------------------------------------------------------------------------------

@@ -19,10 +19,9 @@ from dataclasses import dataclass, field
 
 from apps.citations.answers import similarity, support
 from apps.citations.answers.chain import chain_block
-from apps.citations.answers.citation import QUOTE_CHARS, best_quote, from_hit
+from apps.citations.answers.citation import QUOTE_CHARS, Citation, best_quote, from_hit
 from apps.citations.answers.language import phrase
 from apps.citations.answers.markers import clean_markers
-from apps.citations.answers.store import text_hash
 from apps.citations.answers.types import Evidence
 from apps.documents.parsing.passage_text import sentences, without_heading, without_label
 from apps.retrieval.keyword.analyzer import query_terms, terms
@@ -51,12 +50,12 @@ class Finished:
     answer: str
     answered: bool
     sentences: list[dict]
-    citations: list[dict]
+    citations: list[Citation]
     conflicts: list[dict]
     chain: dict
     removed_markers: list[str]
     dropped_sentences: list[str]
-    topic_passages: list[dict] = field(default_factory=list)
+    topic_passages: list[Citation] = field(default_factory=list)
 
 
 def claim_quote(hit: SearchHit, claim: str, max_chars: int = QUOTE_CHARS) -> str:
@@ -85,7 +84,7 @@ def _claim_quotes(numbers: list[int], claim: str, hits: dict[int, SearchHit]) ->
     return {str(n): claim_quote(hits[n], claim) for n in dict.fromkeys(numbers) if n in hits}
 
 
-def topic_passages(evidence: list[Evidence], question: str) -> list[dict]:
+def topic_passages(evidence: list[Evidence], question: str) -> list[Citation]:
     """The evidence on the question's topic, as citation objects (cards), for an answer that says the documents
     do not answer: a reader still gets the sources. None when nothing shares enough of the question's terms
     (a question about something else entirely gets the plain sentence)."""
@@ -98,10 +97,10 @@ def topic_passages(evidence: list[Evidence], question: str) -> list[dict]:
     ]
     out = []
     for i, e in enumerate(on_topic[:TOPIC_PASSAGES]):
+        passage = from_hit(e.hit, i + 1, "", evidence_number=e.number)
         # The sentence nearest the question: the reader sees at once what the passage does say about it.
-        item = from_hit(e.hit, i + 1, "").as_dict() | {"quote": claim_quote(e.hit, question)}
-        item.update(chunk_hash=text_hash(e.hit.text), status="current", status_note="", evidence_number=e.number)
-        out.append(item)
+        passage.quote = claim_quote(e.hit, question)
+        out.append(passage)
     return out
 
 
@@ -210,17 +209,15 @@ def finish(
             card_quote.setdefault(int(key), quote)
     citations = []
     for n, hit in hits.items():
-        citation = from_hit(hit, n, best_quote(hit.text, question))
+        citation = from_hit(hit, n, best_quote(hit.text, question), evidence_number=order[n - 1])
         citation.quote = card_quote.get(n) or citation.quote  # already cleaned: the very string its badge shows
-        item = citation.as_dict()
-        item.update(chunk_hash=text_hash(hit.text), status="current", status_note="", evidence_number=order[n - 1])
-        citations.append((citation, item))
-    chain = chain_block([c for c, _ in citations], {e.hit.document_id: e.hit.related for e in evidence}) if deep else {}
+        citations.append(citation)
+    chain = chain_block(citations, {e.hit.document_id: e.hit.related for e in evidence}) if deep else {}
     return Finished(
         answer=answer,
         answered=answered,
         sentences=sentences_out,
-        citations=[item for _, item in citations],
+        citations=citations,
         conflicts=conflict_rows,
         chain=chain,
         removed_markers=cleaned.removed,

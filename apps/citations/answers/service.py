@@ -20,7 +20,7 @@ from django.http import Http404
 from apps.citations.access import get_conversation_for_user, get_message_for_user
 from apps.citations.answers import lists
 from apps.citations.answers.attach import Attachment, LiveAttacher
-from apps.citations.answers.citation import best_quote, from_hit
+from apps.citations.answers.citation import CITATION_VERSION, best_quote, from_hit
 from apps.citations.answers.extractive import ExtractiveComposer
 from apps.citations.answers.finalize import Draft, finish
 from apps.citations.answers.language import detect, phrase
@@ -157,9 +157,7 @@ def _composer(name: str, depth: str):
 
 def _evidence_item(evidence: Evidence, question: str) -> dict:
     """An evidence passage as the stream's first event shows it: the citation object it would become."""
-    item = from_hit(evidence.hit, evidence.number, best_quote(evidence.hit.text, question)).as_dict()
-    item["evidence_number"] = evidence.number
-    return item
+    return from_hit(evidence.hit, evidence.number, best_quote(evidence.hit.text, question)).as_dict()
 
 
 def run(prepared: Prepared) -> Iterator[Event]:
@@ -258,8 +256,10 @@ def run(prepared: Prepared) -> Iterator[Event]:
         "strict": p.strict,
         "composer": composer.name,
         "sentences": done.sentences,
-        "citations": done.citations,
-        "topic_passages": done.topic_passages,  # not answered: the passages on the topic, as cards
+        "version": CITATION_VERSION,  # of the citations' stored shape (answers.citation)
+        "citations": [c.as_dict() for c in done.citations],
+        # not answered: the passages on the topic, as cards
+        "topic_passages": [c.as_dict() for c in done.topic_passages],
         "conflicts": done.conflicts,
         "chain": done.chain,
         "hint": phrase(language, "deep_offer") if p.depth == "quick" else "",

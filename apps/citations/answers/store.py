@@ -12,12 +12,15 @@ re-ingested, so on reading an old answer every citation is checked:
 
 from __future__ import annotations
 
-import hashlib
+from dataclasses import replace
 
+from django.urls import reverse
+
+from apps.citations.answers.citation import Citation, Status, text_hash
 from apps.documents.locators import Locator, page_size_of, viewer_url
 from apps.documents.models import Chunk, Document
 
-NOTES = {
+NOTES: dict[Status, str] = {
     "current": "",
     "moved": "The document was re-ingested after this answer; the same passage was found again and is linked.",
     "changed": "The document was re-ingested after this answer and this passage is no longer in it.",
@@ -25,11 +28,7 @@ NOTES = {
 }
 
 
-def text_hash(text: str) -> str:
-    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:20]
-
-
-def _locator(chunk: Chunk) -> dict:
+def _place(chunk: Chunk) -> dict:
     """What a stored citation keeps of its passage's place, refreshed from the chunk found again after a re-read."""
     return {
         "chunk_id": chunk.pk,
@@ -40,39 +39,37 @@ def _locator(chunk: Chunk) -> dict:
     }
 
 
-def with_status(citations: list[dict]) -> list[dict]:
+def with_status(citations: list[Citation]) -> list[Citation]:
     """Copies of stored citations with `status` and `status_note` as of now (see the module docstring)."""
-    # Citations stored before they carried line numbers (December 2026) read as having none.
-    out = [{"line_start": None, "line_end": None, **c} for c in citations]
-    if not out:
-        return out
+    if not citations:
+        return []
     hashes = {
         pk: text_hash(text)
-        for pk, text in Chunk.objects.filter(pk__in=[c["chunk_id"] for c in out]).values_list("pk", "text")
+        for pk, text in Chunk.objects.filter(pk__in=[c.chunk_id for c in citations]).values_list("pk", "text")
     }
-    present = set(Document.objects.filter(pk__in=[c["document_id"] for c in out]).values_list("pk", flat=True))
-    stale = [c for c in out if hashes.get(c["chunk_id"]) != c.get("chunk_hash") or c["document_id"] not in present]
+    present = set(Document.objects.filter(pk__in=[c.document_id for c in citations]).values_list("pk", flat=True))
+    stale = [c for c in citations if hashes.get(c.chunk_id) != c.chunk_hash or c.document_id not in present]
     replacements: dict[tuple[int, str], Chunk] = {}
     if stale:
-        wanted = {(c["document_id"], c.get("chunk_hash")) for c in stale if c["document_id"] in present}
+        wanted = {(c.document_id, c.chunk_hash) for c in stale if c.document_id in present}
         documents = {document_id for document_id, _ in wanted}
         for chunk in Chunk.objects.filter(document_id__in=documents).select_related("document__collection"):
             key = (chunk.document_id, text_hash(chunk.text))
             if key in wanted:
                 replacements.setdefault(key, chunk)
-    for citation in out:
-        if citation["document_id"] not in present:
-            status = "deleted"
-            citation["viewer_url"] = ""
-        elif hashes.get(citation["chunk_id"]) == citation.get("chunk_hash"):
+    out = []
+    for citation in citations:
+        changes: dict = {}
+        status: Status
+        if citation.document_id not in present:
+            status, changes["viewer_url"] = "deleted", ""
+        elif hashes.get(citation.chunk_id) == citation.chunk_hash:
             status = "current"
-        elif chunk := replacements.get((citation["document_id"], citation.get("chunk_hash"))):
+        elif chunk := replacements.get((citation.document_id, citation.chunk_hash)):
             status = "moved"
-            citation.update(_locator(chunk))
+            changes.update(_place(chunk))
         else:
             status = "changed"
-            from django.urls import reverse
-
-            citation["viewer_url"] = reverse("document-detail", args=[citation["document_id"]])
-        citation["status"], citation["status_note"] = status, NOTES[status]
+            changes["viewer_url"] = reverse("document-detail", args=[citation.document_id])
+        out.append(replace(citation, **changes, status=status, status_note=NOTES[status]))
     return out

@@ -121,8 +121,7 @@ class LocatorFieldsSerializer(serializers.Serializer):
     para_end = serializers.IntegerField(allow_null=True)
     line_start = serializers.IntegerField(allow_null=True, help_text="text files: first line (1-based); xlsx: row")
     line_end = serializers.IntegerField(allow_null=True)
-    # Not required: answers stored before OCR was read (December 2026) carry no flag.
-    ocr = serializers.BooleanField(required=False, help_text="the text was recognised by OCR on a page without text")
+    ocr = serializers.BooleanField(help_text="the text was recognised by OCR on a page without a text layer")
 
 
 class LocatorSerializer(LocatorFieldsSerializer):

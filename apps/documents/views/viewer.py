@@ -52,7 +52,7 @@ def document_viewer(request: HttpRequest, document_id: int) -> HttpResponse:
     chunk = document.chunks.filter(chunk_index=min(max(index, 0), max(total - 1, 0))).first()
     target = locator(chunk) if chunk else None
     panels = viewer_panels(request, document)  # citations': the answer it was opened from, its steps
-    add_quote(target, next((panel["citation"] for _template, panel in panels if panel.get("citation")), None), document)
+    add_quote(target, next((panel["quote"] for _template, panel in panels if panel.get("quote")), None), document)
     context = {
         "document": document,
         "collection": document.collection,

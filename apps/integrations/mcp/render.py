@@ -1,13 +1,13 @@
 """The text each tool result carries beside its JSON: what a model or a person reads when a client shows only text.
 
-Places are named as the pages and the CLI name them (citation_locator), so "§ Methods · p. 4" means the same
+Places are named as the pages and the CLI name them (locator_label), so "§ Methods · p. 4" means the same
 everywhere.
 """
 
 from __future__ import annotations
 
 from apps.citations import display
-from apps.citations.display import citation_locator
+from apps.documents.locators import Locator, locator_label
 
 SNIPPET_CHARS = 300
 
@@ -17,7 +17,7 @@ def _title(item: dict) -> str:
 
 
 def _where(item: dict) -> str:
-    where = citation_locator(item)
+    where = locator_label(Locator.from_fields(item))
     return f" — {where}" if where else ""
 
 
