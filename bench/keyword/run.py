@@ -22,8 +22,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from apps.evaluation.ranking import evaluate, load_beir
 from apps.retrieval.keyword.bm25 import BM25Index
-from apps.retrieval.keyword.evaluate import evaluate, load_beir
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -48,7 +48,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from apps.documents.models import Chunk, Document, Membership  # noqa: E402
-from apps.retrieval.keyword.evaluate import load_beir  # noqa: E402
+from apps.evaluation.ranking import load_beir  # noqa: E402
 from apps.retrieval.search import service  # noqa: E402
 from apps.retrieval.search.types import SearchParams  # noqa: E402
 

@@ -4,7 +4,7 @@
 
 English: page 2 of three CC BY papers of ../shared/corpus/sci-pdf-jats, rasterised at 200 dpi. Chinese: two pages of
 CMRC 2018 passages (CC BY-SA 4.0) set in MuPDF's CJK font, and page 1 of zh_paper_elegantpaper_cn.pdf (LPPL), each
-rasterised the same way (apps/documents/parsing/ocr_quality.py). Then the development scans of pdf-varied (scan_*;
+rasterised the same way (apps/evaluation/ocr_quality.py). Then the development scans of pdf-varied (scan_*;
 scan_zh_admin_penalty_decision.pdf is held out and only read with --held-out): pages read, and which printed
 headings of ground_truth.json appear in the recognised text.
 """
@@ -32,7 +32,7 @@ def main() -> None:
 
     django.setup()
     from apps.documents.parsing.formats.pdf import PARSER
-    from apps.documents.parsing.ocr_quality import ocr_cer, text_pdf
+    from apps.evaluation.ocr_quality import ocr_cer, text_pdf
 
     rows = {}
     for paper in ENGLISH:

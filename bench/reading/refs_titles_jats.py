@@ -56,7 +56,7 @@ def main() -> None:
     import django
 
     django.setup()
-    from apps.citations.refparse.evaluate_entries import find_entries_in_pdf
+    from apps.evaluation.reference_entries import find_entries_in_pdf
 
     totals = {"entries": 0, "right": 0, "wrong": 0, "none": 0, "no_truth": 0}
     for folder in sorted(JATS.iterdir()):

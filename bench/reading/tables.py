@@ -1,5 +1,5 @@
 """Tables found in PDFs (issue 16): per file, the tables and rows read, the table passages, and the rows whose
-rectangle holds their text (pdf_table_stats.table_stats); with --show, each table's page, size and first rows,
+rectangle holds their text (table_stats.table_stats); with --show, each table's page, size and first rows,
 to check by eye against the pages.
 
     DJANGO_SETTINGS_MODULE=portal.settings SECRET_KEY=x .venv/bin/python bench/reading/tables.py FILE_OR_DIR... [--show]
@@ -15,7 +15,7 @@ from pathlib import Path
 import pymupdf
 
 from apps.documents.parsing import chunk_document, parse_document
-from apps.documents.parsing.formats.pdf_table_stats import table_stats
+from apps.evaluation.table_stats import table_stats
 
 HELD_OUT = (
     set((Path(__file__).parent / "held_out.txt").read_text().split())

@@ -51,9 +51,9 @@ from django.db import connection, transaction  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from apps.documents.models import Chunk, Collection, Document, DocumentStatus  # noqa: E402
-from apps.retrieval.evaluation import load_collection  # noqa: E402
+from apps.evaluation.ranking import load_beir  # noqa: E402
+from apps.evaluation.retrieval import load_collection  # noqa: E402
 from apps.retrieval.keyword import store  # noqa: E402
-from apps.retrieval.keyword.evaluate import load_beir  # noqa: E402
 from apps.retrieval.search import service  # noqa: E402
 from apps.retrieval.search.types import SearchParams  # noqa: E402
 from apps.retrieval.services.changes import record_changes  # noqa: E402

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from apps.citations.refparse.evaluate_links import evaluate_links, expected_links, gt_entries, score
 from apps.citations.refparse.markers import detect_style, find_mentions, parse_numbers
 from apps.citations.refparse.types import ReferenceEntry
 from apps.documents.parsing import chunk_document, parse_document
 from apps.documents.parsing.formats.pdf_layout import line_text
+from apps.evaluation.reference_links import evaluate_links, expected_links, gt_entries, score
 
 CORPUS = (Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus").resolve()
 JATS = CORPUS / "sci-pdf-jats"

@@ -71,8 +71,8 @@ def test_reads_a_paper_as_ingestion_does_and_scores_it(tmp_path):
 def test_a_printed_heading_matches_with_or_without_its_section_number():
     """Ground truths differ in whether they keep the section number ("I. INTRODUCTION" or "INTRODUCTION"); the
     score must not depend on it, and a different heading must still miss."""
-    from apps.citations.reading_eval.headings import heading_scores
     from apps.documents.parsing import Block
+    from apps.evaluation.reading.headings import heading_scores
 
     blocks = [
         Block(kind="heading", text="I. INTRODUCTION", heading_path=("I. INTRODUCTION",), para_no=0),
@@ -88,8 +88,8 @@ def test_titles_are_scored_only_where_the_style_prints_them():
     of titles parsed is taken over the files whose entries carry titles."""
     from types import SimpleNamespace
 
-    from apps.citations.reading_eval import totals
-    from apps.citations.reading_eval.references import reference_scores
+    from apps.evaluation.reading import totals
+    from apps.evaluation.reading.references import reference_scores
 
     def entries(*titles):
         return [SimpleNamespace(title=t, text=f"A. Author, {t or 'Phys. Rev. B 53, 7227'} (1996).") for t in titles]
@@ -122,7 +122,7 @@ def test_entries_the_truth_says_print_no_title_are_not_counted_as_misses():
     those entries are taken out of the share, and a title parsed on one of them is counted as a wrong one."""
     from types import SimpleNamespace
 
-    from apps.citations.reading_eval.references import reference_scores
+    from apps.evaluation.reading.references import reference_scores
 
     def entries(*titles):
         return [SimpleNamespace(title=t, text=f"A. Author. {t or 'Phys. Rev. B 53, 7227'}. 1996.") for t in titles]
@@ -142,8 +142,8 @@ def test_entries_the_truth_says_print_no_title_are_not_counted_as_misses():
 
 def test_a_heading_printed_several_times_counts_each_time():
     """DAFx-06 prints seven sections named "MARGIN CHECK": found and missing must add up to what is printed."""
-    from apps.citations.reading_eval.headings import heading_scores
     from apps.documents.parsing import Block
+    from apps.evaluation.reading.headings import heading_scores
 
     blocks = [
         Block(kind="heading", text="1. INTRODUCTION", heading_path=("1. INTRODUCTION",), para_no=0),
@@ -154,8 +154,8 @@ def test_a_heading_printed_several_times_counts_each_time():
 
 
 def test_a_section_starts_at_its_heading_not_at_a_paragraph_opening_with_its_words():
-    from apps.citations.reading_eval.headings import expected_sections
     from apps.documents.parsing import Block
+    from apps.evaluation.reading.headings import expected_sections
 
     blocks = [
         Block(kind="heading", text="第2 章 模板使用", heading_path=("第2 章 模板使用",), para_no=0),
@@ -174,7 +174,7 @@ def test_a_short_first_entry_is_read_whatever_label_the_truth_prints():
     three-word entry the label alone made the first entry count as misread."""
     from types import SimpleNamespace
 
-    from apps.citations.reading_eval.references import reference_scores
+    from apps.evaluation.reading.references import reference_scores
 
     found = [
         SimpleNamespace(title="", text="JACoW, http://www.jacow.org"),

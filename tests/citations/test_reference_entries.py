@@ -12,9 +12,9 @@ import pytest
 
 from apps.citations.refparse.entries import find_reference_entries
 from apps.citations.refparse.entries_fields import parse_doi, parse_entry, parse_year
-from apps.citations.refparse.evaluate_entries import evaluate_corpus, find_entries_in_pdf, overlap
 from apps.citations.refparse.jats import expected_citations, expected_entries
 from apps.documents.parsing import Block, ParsedDocument, chunk_document
+from apps.evaluation.reference_entries import evaluate_corpus, find_entries_in_pdf, overlap
 
 CORPUS = (Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus").resolve()
 JATS = CORPUS / "sci-pdf-jats"

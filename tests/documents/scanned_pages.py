@@ -1,11 +1,11 @@
 """Scanned test pages with known text, made at run time: text set in one of MuPDF's built-in fonts, then rasterised
-at 200 dpi into an image-only PDF, the way a scanner delivers a page (apps/documents/parsing/ocr_quality.py)."""
+at 200 dpi into an image-only PDF, the way a scanner delivers a page (apps/evaluation/ocr_quality.py)."""
 
 from __future__ import annotations
 
 import pymupdf
 
-from apps.documents.parsing.ocr_quality import rasterise, text_pdf
+from apps.evaluation.ocr_quality import rasterise, text_pdf
 
 # Written for these tests.
 ENGLISH = [

@@ -16,10 +16,10 @@ from apps.documents.ocr_places import ocr_quote_rects
 from apps.documents.parsing import chunk_document, parse_document
 from apps.documents.parsing.formats import pdf_ocr
 from apps.documents.parsing.formats.pdf import PARSER
-from apps.documents.parsing.ocr_quality import boxes_hold_their_text, cer, edit_distance, ocr_cer, page_texts, rasterise
 from apps.documents.parsing.progress import reporting_to
 from apps.documents.quote_places import quote_pieces
 from apps.documents.services.staging import chunk_fields
+from apps.evaluation.ocr_quality import boxes_hold_their_text, cer, edit_distance, ocr_cer, page_texts, rasterise
 from tests.documents.scanned_pages import CHINESE, ENGLISH, scanned
 
 CJK_SPACE = re.compile(r"[\u4e00-\u9fff]\s+[\u4e00-\u9fff]")
@@ -128,7 +128,7 @@ def test_character_error_rate():
 
 
 def test_ocr_cer_of_a_rasterised_chinese_page_is_within_five_percent():
-    from apps.documents.parsing.ocr_quality import text_pdf
+    from apps.evaluation.ocr_quality import text_pdf
 
     data = text_pdf(CHINESE * 2)
     result = ocr_cer(data, [1])

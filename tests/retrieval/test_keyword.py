@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from apps.evaluation.ranking import evaluate, ndcg_at
 from apps.retrieval.keyword import analyzer
 from apps.retrieval.keyword.analyzer import query_terms, terms
 from apps.retrieval.keyword.bm25 import BM25Index
-from apps.retrieval.keyword.evaluate import evaluate, ndcg_at
 
 CORPUS = (Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus").resolve()
 SCIFACT = CORPUS / "beir-scifact"

@@ -1,12 +1,14 @@
 """Dense text embeddings for retrieval: one loaded model per process, normalised float32 vectors.
 
-The default, "multilingual-e5-small", is the folder rebuilt by `e5_assembly` (assembled on first use if missing).
+The default, "multilingual-e5-small", is a folder the install assembles from two wheels (`manage.py
+prepare_models`, apps/install/e5_assembly.py), marked complete by its manifest; this module only reads it.
 Any other sentence-transformers model name or local path works too, for users with a model hub or a mirror.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import threading
 from pathlib import Path
@@ -14,12 +16,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from apps.retrieval.embedding import e5_assembly
-
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
-DEFAULT_MODEL = e5_assembly.MODEL_NAME
+DEFAULT_MODEL = "multilingual-e5-small"
+# Written last by the assembly (apps/install/e5_assembly.py): what the folder was built from; its presence marks
+# the folder complete.
+MANIFEST = "e5_manifest.json"
 MAX_TOKENS = 512
 THREADS_ENV = "PORTAL_EMBEDDING_THREADS"
 DEVICE_ENV = "PORTAL_EMBEDDING_DEVICE"
@@ -126,10 +129,22 @@ def _folder_fingerprint(folder: Path) -> str:
     return digest.hexdigest()[:16]
 
 
+class ModelNotPrepared(RuntimeError):
+    """The default model's folder is missing or incomplete; the message says which command builds it."""
+
+
+def read_manifest(folder: Path) -> dict | None:
+    """The assembled model's manifest, None when the folder is not (completely) assembled."""
+    try:
+        return json.loads((folder / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return None
+
+
 def model_id_for(name_or_path: str, folder: Path | None) -> str:
     """Stable identity stored with vectors: a different model or different weights gives a different id."""
     if folder is not None:
-        manifest = e5_assembly.read_manifest(folder)
+        manifest = read_manifest(folder)
         if manifest:  # an assembled e5: identify by what it was built from, wherever the folder lives
             both = f"{manifest['source_sha256']}:{manifest.get('tokenizer_sha256', '')}"
             return f"{manifest['model']}@{hashlib.sha256(both.encode()).hexdigest()[:16]}"
@@ -149,7 +164,11 @@ def _resolve(name_or_path: str) -> tuple[str, Path | None]:
     """(what to load, local folder or None for a hub name)."""
     if name_or_path == DEFAULT_MODEL:
         folder = default_model_path()
-        e5_assembly.assemble(folder)  # a no-op (one sha256 of the source) when the folder is current
+        if read_manifest(folder) is None:
+            raise ModelNotPrepared(
+                f"The embedding model is not assembled in {folder}: run `python manage.py prepare_models` "
+                "(portalctl.py does on every start)."
+            )
         return str(folder), folder
     path = Path(name_or_path).expanduser()
     if path.is_dir():

@@ -13,11 +13,10 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
+from apps.citations.refparse.entries import find_reference_entries
+from apps.citations.refparse.jats import expected_entries
+from apps.citations.refparse.types import ReferenceEntry
 from apps.documents.parsing import chunk_document, parse_document
-
-from .entries import find_reference_entries
-from .jats import expected_entries
-from .types import ReferenceEntry
 
 MATCH_THRESHOLD = 0.6  # share of tokens each side must find in the other
 _TOKEN_RE = re.compile(r"[^\W_]+")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from apps.citations.refparse.evaluate_entries import evaluate_entries
-from apps.citations.refparse.evaluate_links import evaluate_links
+from apps.evaluation.reference_entries import evaluate_entries
+from apps.evaluation.reference_links import evaluate_links
 
 
 class Command(BaseCommand):

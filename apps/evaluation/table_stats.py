@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 import pymupdf
 
-from ..blocks import ParsedDocument
-from ..chunking import ChunkDraft
+from apps.documents.parsing.blocks import ParsedDocument
+from apps.documents.parsing.chunking import ChunkDraft
 
 
 def table_stats(parsed: ParsedDocument, drafts: Sequence[ChunkDraft], source: str | bytes | None = None) -> dict:

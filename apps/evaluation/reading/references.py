@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from apps.citations.refparse.evaluate_entries import overlap, tokens
 from apps.citations.refparse.types import ReferenceEntry
+from apps.evaluation.reference_entries import overlap, tokens
 
 ENDS_MATCH = 0.8  # share of tokens each side must find in the other for a first or last entry to count as read
 

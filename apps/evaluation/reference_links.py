@@ -3,7 +3,7 @@
 parse -> chunk -> reference entries -> mentions, then every link (one mention may carry several entries) is
 mapped to a reference id of the XML and compared as a multiset with the XML's cited ids (ranges expanded):
 precision = share of our links the XML also has, recall = share of the XML's links we found.
-Run: python -m apps.citations.refparse.evaluate_links /work/shared/corpus/sci-pdf-jats/papers
+Run: python -m apps.evaluation.reference_links /work/shared/corpus/sci-pdf-jats/papers
 """
 
 from __future__ import annotations
@@ -15,12 +15,11 @@ from pathlib import Path
 
 from lxml import etree
 
+from apps.citations.refparse import jats
+from apps.citations.refparse.markers import find_mentions
+from apps.citations.refparse.pipeline import references_and_mentions
+from apps.citations.refparse.types import ReferenceEntry
 from apps.documents.parsing import chunk_document, parse_document
-
-from . import jats
-from .markers import find_mentions
-from .pipeline import references_and_mentions
-from .types import ReferenceEntry
 
 REFERENCES = "References"
 MIN_TEXT_MATCH = 0.3  # token overlap below this: our entry does not correspond to any XML entry

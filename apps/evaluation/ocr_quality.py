@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 import pymupdf
 
-from .blocks import ParsedDocument
-from .formats.pdf import PARSER
-from .sentences import cjk_count
+from apps.documents.parsing.blocks import ParsedDocument
+from apps.documents.parsing.formats.pdf import PARSER
+from apps.documents.parsing.sentences import cjk_count
 
 SCAN_DPI = 200
 

@@ -5,7 +5,7 @@ No model hub is reachable on the project's machines, so the default embedding mo
 (the XLM-R `tokenizer.json`). The weights map one to one onto a BERT encoder, which is also what the original
 intfloat/multilingual-e5-small is (BertModel with an XLM-R SentencePiece tokenizer, absolute positions from 0).
 
-Run as a script: `python -m apps.retrieval.embedding.e5_assembly TARGET_DIR [--force]`.
+Run as a script: `python -m apps.install.e5_assembly TARGET_DIR [--force]`.
 """
 
 from __future__ import annotations
@@ -26,9 +26,10 @@ from pathlib import Path
 
 import numpy as np
 
-MODEL_NAME = "multilingual-e5-small"
+from apps.retrieval.embedding.encoder import DEFAULT_MODEL, MANIFEST, read_manifest
+
+MODEL_NAME = DEFAULT_MODEL  # the folder name and the name the portal asks for
 SOURCE_FILE = "e5-small-q4.bin"
-MANIFEST = "e5_manifest.json"
 # Bump when the folder layout written here changes, so old folders are rebuilt even if the source is the same.
 LAYOUT_VERSION = 1
 
@@ -285,13 +286,6 @@ def _sentence_transformers_files(header: Header) -> dict[str, dict | list]:
         },
         "2_Normalize/config.json": {},
     }
-
-
-def read_manifest(target: Path) -> dict | None:
-    try:
-        return json.loads((target / MANIFEST).read_text())
-    except (OSError, ValueError):
-        return None
 
 
 def is_current(target: Path, source_sha256: str) -> bool:

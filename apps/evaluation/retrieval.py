@@ -21,7 +21,7 @@ from django.conf import settings
 from apps.documents.models import Chunk, Collection
 from apps.documents.services.bulk import TextItem, add_texts
 from apps.documents.services.documents import collection_delete
-from apps.retrieval.keyword.evaluate import load_beir, mrr_at, ndcg_at, recall_at
+from apps.evaluation.ranking import load_beir, mrr_at, ndcg_at, recall_at
 from apps.retrieval.search import service
 from apps.retrieval.search.types import MODES, Filters
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .bm25 import BM25Index
+from apps.retrieval.keyword.bm25 import BM25Index
 
 
 @dataclass

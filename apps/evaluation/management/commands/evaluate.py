@@ -25,7 +25,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
     def handle(self, *args, beir: Path, mode, split, max_queries, keep, json: bool, **options) -> None:
-        from apps.retrieval.evaluation import evaluate_beir
+        from apps.evaluation.retrieval import evaluate_beir
 
         for name in ("corpus.jsonl", "queries.jsonl", f"qrels/{split}.tsv"):
             if not (beir / name).is_file():

@@ -7,7 +7,8 @@ import time
 import numpy as np
 from django.core.management.base import BaseCommand, CommandError
 
-from apps.retrieval.embedding import e5_assembly, encoder
+from apps.install import e5_assembly
+from apps.retrieval.embedding import encoder
 
 # A Chinese question, its English paraphrase and an unrelated sentence: a cross-language smoke test.
 CHECK_QUERY = "如何降低深度学习模型的训练成本"

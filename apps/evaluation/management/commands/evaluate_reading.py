@@ -14,7 +14,7 @@ from pathlib import Path
 import pymupdf
 from django.core.management.base import BaseCommand, CommandError
 
-from apps.citations.reading_eval import document_paths, evaluate_file, ground_truth, ocr_scores, totals
+from apps.evaluation.reading import document_paths, evaluate_file, ground_truth, ocr_scores, totals
 
 
 class Command(BaseCommand):

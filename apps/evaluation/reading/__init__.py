@@ -15,10 +15,10 @@ from django.conf import settings
 
 from apps.citations.receivers import REFERENCES
 from apps.documents.parsing import SUPPORTED_EXTENSIONS
-from apps.documents.parsing.formats.pdf_table_stats import table_stats
-from apps.documents.parsing.ocr_quality import ocr_cer
 from apps.documents.parsing.sandbox import run_bounded
 from apps.documents.services.reading import Reading, read_file, read_limits
+from apps.evaluation.ocr_quality import ocr_cer
+from apps.evaluation.table_stats import table_stats
 
 from .headings import english_names_on_cjk, heading_scores, section_scores
 from .references import reference_scores
@@ -67,7 +67,7 @@ def evaluate_file(path: Path, truth: dict) -> dict:
 
 def ocr_scores(specs: Iterable[str]) -> dict:
     """Character error rate of OCR on pages of text PDFs rasterised into clean scans: each spec is PATH:PAGE[,PAGE]
-    (1-based), compared with the page's own text layer (apps/documents/parsing/ocr_quality.py)."""
+    (1-based), compared with the page's own text layer (apps/evaluation/ocr_quality.py)."""
     rows = {}
     for spec in specs:
         path, _, pages = spec.rpartition(":")
