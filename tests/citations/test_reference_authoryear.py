@@ -9,7 +9,8 @@ from __future__ import annotations
 from apps.citations.refparse.entries import _author_year_like, _detect, _entry_text
 from apps.citations.refparse.entries_fields import parse_entry, parse_year
 from apps.citations.refparse.entries_lines import RefLine
-from apps.citations.refparse.entries_split import author_year_entries, numbered_entries
+from apps.citations.refparse.entries_split import numbered_entries
+from apps.citations.refparse.entries_unnumbered import author_year_entries
 from apps.citations.refparse.styles_gbt import parse_gbt
 
 

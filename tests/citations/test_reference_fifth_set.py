@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from apps.citations.refparse.entries import _detect, _entry_text
 from apps.citations.refparse.entries_lines import RefLine, _join_fragments
-from apps.citations.refparse.entries_split import author_year_entries
+from apps.citations.refparse.entries_unnumbered import author_year_entries
 from apps.documents.parsing.textutil import clean_inline, decode_tex_codes
 
 

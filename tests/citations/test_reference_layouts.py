@@ -12,7 +12,8 @@ import pytest
 from apps.citations.refparse.entries import _detect, _entry_text
 from apps.citations.refparse.entries_fields import parse_entry
 from apps.citations.refparse.entries_lines import RefLine, _merge_labels
-from apps.citations.refparse.entries_split import author_year_entries, numbered_entries
+from apps.citations.refparse.entries_split import numbered_entries
+from apps.citations.refparse.entries_unnumbered import author_year_entries
 
 
 def _line(text: str, x: float, y: float, *, size: float = 10.0, page: int = 1, **flags) -> RefLine:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from apps.citations.refparse.entries import _detect
 from apps.citations.refparse.entries_lines import RefLine
-from apps.citations.refparse.entries_split import _region
+from apps.citations.refparse.entries_unnumbered import _region
 
 # The printed lines with their boxes: the list at the foot of page 7, the table at the top of page 8.
 _LIST = [

@@ -22,18 +22,17 @@ from .entries_fields import DITTO_YEAR_RE, parse_entry
 from .entries_labels import alpha_entries, strip_alpha_label
 from .entries_lines import RefLine, document_lines
 from .entries_split import (
-    DITTO_START_RE,
     LINK_TAIL_RE,
     YEAR_RE,
     RawEntry,
     anchor,
-    author_year_entries,
     is_list_name,
     looks_like_reference,
     numbered_entries,
     split_midline,
     strip_anchor,
 )
+from .entries_unnumbered import DITTO_START_RE, author_year_entries
 from .styles_gbt import is_gbt
 from .types import ReferenceEntry
 
