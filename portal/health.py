@@ -41,13 +41,13 @@ def check_workers() -> dict:
 def check_models() -> dict:
     """Whether the embedding model could be loaded: its files are present (it is not loaded here, which takes
     seconds and half a gigabyte), or it is already loaded in this process."""
-    from apps.retrieval.embedding import e5_assembly, encoder
+    from apps.retrieval.embedding import encoder
 
     name = settings.PORTAL_EMBEDDING_MODEL
     loaded = name in encoder._cache
     if name == encoder.DEFAULT_MODEL:
         folder = encoder.default_model_path()
-        present = e5_assembly.read_manifest(folder) is not None and (folder / "model.safetensors").is_file()
+        present = encoder.read_manifest(folder) is not None and (folder / "model.safetensors").is_file()
     elif Path(name).expanduser().is_dir():
         folder = Path(name).expanduser()
         present = (folder / "config.json").is_file() or (folder / "modules.json").is_file()

@@ -296,7 +296,7 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": r"/api/v1",  # tags and operation ids from the path after it: documents, search, ...
     "ENUM_NAME_OVERRIDES": {
         "DocumentStatusEnum": "apps.documents.models.DocumentStatus",
-        "CitationStatusEnum": "apps.citations.api.CITATION_STATUSES",
+        "CitationStatusEnum": "apps.citations.answers.citation.STATUSES",
     },
 }
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from typing import get_args
 
 from django.db.models import Count, QuerySet
 from django.http import StreamingHttpResponse
@@ -18,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.citations.access import conversations_for_user, get_conversation_for_user
-from apps.citations.answers.citation import Status, stored_citations
+from apps.citations.answers.citation import STATUSES, stored_citations
 from apps.citations.answers.service import (
     COMPOSERS,
     AskParams,
@@ -76,7 +75,7 @@ class CitationSerializer(ChunkSourceSerializer):
     quote = serializers.CharField(help_text="the sentence(s) of the chunk that support the claim")
     evidence_number = serializers.IntegerField(help_text="the passage's rank among the evidence retrieved")
     chunk_hash = serializers.CharField(help_text="fingerprint of the chunk text quoted, to find it after a re-read")
-    status = serializers.ChoiceField(choices=list(get_args(Status)), help_text="where the cited passage is now")
+    status = serializers.ChoiceField(choices=STATUSES, help_text="where the cited passage is now")
     status_note = serializers.CharField()
 
 

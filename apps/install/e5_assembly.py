@@ -373,6 +373,6 @@ def assemble(target: Path | str, force: bool = False) -> AssemblyResult:
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if a != "--force"]
     if len(args) != 1:
-        sys.exit("usage: python -m apps.retrieval.embedding.e5_assembly TARGET_DIR [--force]")
+        sys.exit("usage: python -m apps.install.e5_assembly TARGET_DIR [--force]")
     result = assemble(args[0], force="--force" in sys.argv)
     print(f"{'assembled' if result.assembled else 'up to date'}: {result.path} ({result.seconds:.1f} s)")

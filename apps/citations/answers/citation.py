@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from copy import copy
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from apps.documents.parsing.passage_text import sentences, without_heading, without_label
 from apps.retrieval.keyword.analyzer import query_terms, terms
@@ -23,6 +23,7 @@ _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 CITATION_VERSION = 2  # the stored shape of Citation; 1: answers stored before the field list was fixed
 Status = Literal["current", "moved", "changed", "deleted"]  # answers.store.with_status
+STATUSES: tuple[str, ...] = get_args(Status)  # the same, as choices (serializers, the API schema's enum)
 
 
 @dataclass
