@@ -150,6 +150,12 @@ def _list_under(lines: list[RefLine], start: int) -> list[RawEntry]:
     if len(author_year) >= _MIN_ENTRIES and sum(ok for _, ok in author_year) / len(author_year) >= 0.7:
         first = next(i for i, (_, ok) in enumerate(author_year) if ok)
         return [e for i, (e, ok) in enumerate(author_year) if ok or (i > first and _listed_work(_entry_text(e)))]
+    # One entry with a bare number ("1 东南大学研究生院. …[EB/OL]. 2011. http://…"): only now, when the section
+    # reads as no list of any kind, and only an entry that is a reference on its own (authors and a year, or a
+    # GB/T type code); a footnote or a stray "1 " before a sentence is neither.
+    lone = numbered_entries(lines, start, bare=True)
+    if len(lone) == 1 and _authored_entry(_entry_text(lone[0])):
+        return lone
     return []
 
 
