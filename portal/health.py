@@ -9,6 +9,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connection
 
+from apps.retrieval.embedding import encoder
 from portal import heartbeat
 
 
@@ -41,8 +42,6 @@ def check_workers() -> dict:
 def check_models() -> dict:
     """Whether the embedding model could be loaded: its files are present (it is not loaded here, which takes
     seconds and half a gigabyte), or it is already loaded in this process."""
-    from apps.retrieval.embedding import encoder
-
     name = settings.PORTAL_EMBEDDING_MODEL
     loaded = name in encoder._cache
     if name == encoder.DEFAULT_MODEL:

@@ -27,6 +27,8 @@ from .sections import ABSTRACT_OPENERS, ABSTRACT_PARTS, SectionMatch, canonical_
 
 ABSTRACT = "Abstract"
 REFERENCES = "References"
+_FRONT_NAMES = frozenset({ABSTRACT, "Keywords"})  # names only the front matter opens a section with
+_BODY_CHAPTERS = 2  # top-level headings of the body after which the front matter is over (one may be the title)
 _ABSTRACT_MAX_CHARS = 3000  # a structured abstract's sub-heads are absorbed only this far into it
 _PROMOTE_MIN, _PROMOTE_MAX = 400, 3000  # an unlabelled abstract is one paragraph of this size
 _NEVER_IN_ABSTRACT = frozenset({"introduction", "引言", "前言", "绪论", "导言"})
@@ -65,6 +67,7 @@ def map_sections(blocks: list[Block]) -> list[BlockSection]:
     # heading, a plain "Reference" line, a table's column head (ACL), opens nothing).
     headed = {m.name for b in blocks if b.kind == "heading" and (m := canonical_section(b.text)) is not None}
     opener = ""  # printed name of the open canonical section when no heading block opened it
+    chapters = 0  # top-level headings of the body seen so far (not the front matter's)
     for block in blocks:
         path = block.heading_path
         marker = False
@@ -77,6 +80,7 @@ def map_sections(blocks: list[Block]) -> list[BlockSection]:
         prev_path = path
         if is_heading:
             found = canonical_section(block.text)
+            chapters += len(path) <= top and (found is None or found.name not in _FRONT_NAMES)
         elif block.kind in ("paragraph", "list_item") and not is_caption(block.text) and block.role != "contents":
             # (a contents entry names a section but does not open one: "Abstract ..... II")
             found = canonical_section(block.text)
@@ -85,6 +89,11 @@ def map_sections(blocks: list[Block]) -> list[BlockSection]:
             marker = found is not None
             if found is None:
                 found = inline_section(block.text)
+            if found is not None and found.name in _FRONT_NAMES and chapters >= _BODY_CHAPTERS:
+                # "Abstract" in a plain line deep in a book's eighth chapter is a table's cell (a LaTeX manual's
+                # "Abstract \abstractname"), "Abstract: As one …" in an appendix a quoted paper's: neither opens
+                # the document's abstract once its body has begun.
+                found, marker = None, False
         if found is not None:
             if abstract is not None and _absorbed(abstract, found, is_heading, len(path) > depth):
                 abstract.seen.add(found.name)

@@ -142,8 +142,11 @@ def index_step(job: IngestJob) -> None:
     state = job.reading
     progress(job, JobStage.INDEX, 0, len(rows))
     with transaction.atomic():
-        # Readers see either the old chunks or the new ones, never half of each.
-        Document.objects.select_for_update().filter(pk=document.pk).first()
+        # Readers see either the old chunks or the new ones, never half of each. The row is read again under its
+        # lock: metadata set while the file was being read (an import's curated title) is what the file's own
+        # metadata may only fill in, not the copy this job loaded when it started.
+        current = Document.objects.select_for_update().filter(pk=document.pk).first()
+        document = current if current is not None else document
         if not IngestJob.objects.select_for_update().filter(pk=job.pk, step=job.step).exclude(stage__in=FINISHED):
             raise Superseded  # a redelivered copy of this job's message finished it meanwhile: write nothing twice
         old_chunk_ids = list(Chunk.objects.filter(document=document).values_list("id", flat=True))

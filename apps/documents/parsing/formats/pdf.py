@@ -136,7 +136,7 @@ def _page_blocks(page: pymupdf.Page) -> list[RawBlock]:
                 out += split_side_by_side(RawBlock(lines=current, max_size=style[0], bold=style[1]))
                 current = []
             style = line_style
-            current.append(RawLine(text=text, bbox=tuple(ln["bbox"])))
+            current.append(RawLine(text=text, bbox=tuple(ln["bbox"]), caps_size=layout.small_caps_size(ln["spans"])))
         if current:
             out += split_side_by_side(RawBlock(lines=current, max_size=style[0], bold=style[1]))
     return out

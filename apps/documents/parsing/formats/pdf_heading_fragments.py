@@ -56,17 +56,26 @@ def _join_numbers(blocks: list[RawBlock], body: tuple[float, bool]) -> list[RawB
     for i, number in enumerate(blocks):
         if len(number.lines) != 1 or not _NUMBER_ONLY_RE.match(number.text):
             continue
-        title = _title_right_of(number, blocks, used) or _title_below(i, blocks, used, body)
+        title = _title_right_of(number, blocks, used)
+        # A label over a title in another face (bold "Appendix A" over an italic title): the label's style is the
+        # heading's, which is how the document sets its headings without a title under them ("Acknowledgements").
+        styled = title
         if title is None:
+            title = _title_below(i, blocks, used, body)
+            styled = number if title is not None and title.bold != number.bold else title
+        if title is None or styled is None:
             continue
         j = next(k for k, b in enumerate(blocks) if b is title)
         line = title.lines[0]
         x0, y0, x1, y1 = number.bbox
         bbox = (min(x0, line.bbox[0]), min(y0, line.bbox[1]), max(x1, line.bbox[2]), max(y1, line.bbox[3]))
         merged = RawBlock(
-            lines=[RawLine(text=f"{number.text.strip()} {line.text.strip()}", bbox=bbox), *title.lines[1:]],
-            max_size=title.max_size,  # the title's style is the heading's (ctex sets only the number in bold)
-            bold=title.bold,
+            lines=[
+                RawLine(text=f"{number.text.strip()} {line.text.strip()}", bbox=bbox, caps_size=line.caps_size),
+                *title.lines[1:],
+            ],
+            max_size=styled.max_size,  # the title's style is the heading's (ctex sets only the number in bold)
+            bold=styled.bold,
         )
         used.update({id(number), id(title)})
         first, second = min(i, j), max(i, j)
@@ -122,13 +131,21 @@ def _title_below(i: int, blocks: list[RawBlock], used: set[int], body: tuple) ->
         or (size < body[0] + _CHAPTER_LARGER and not worded)
     ):
         return None
-    if worded and (title.bold != number.bold or title.text.rstrip().endswith(".")):
-        return None
     gap = title.bbox[1] - number.bbox[3]
     centre = (title.bbox[0] + title.bbox[2]) / 2 - (number.bbox[0] + number.bbox[2]) / 2
+    # The title may be set in another face than its label (PTP: "Appendix A" bold over "How to Make an Appendix"
+    # in italics) when it is one line centred under it, as no paragraph is.
+    centred_line = len(title.lines) == 1 and abs(centre) <= 20
+    if worded and ((title.bold != number.bold and not centred_line) or title.text.rstrip().endswith(".")):
+        return None
     aligned = abs(title.bbox[0] - number.bbox[0]) <= 20 or (worded and abs(centre) <= 20)
     same_size = abs(title.max_size - size) <= 0.5
-    return title if aligned and same_size and 0 <= gap <= 3 * size and re.search(r"[^\W\d_]{2}", title.text) else None
+    # Line boxes of a tight leading overlap a little (a Helvetica line box is 1.4 of its size tall).
+    return (
+        title
+        if aligned and same_size and -0.3 * size <= gap <= 3 * size and re.search(r"[^\W\d_]{2}", title.text)
+        else None
+    )
 
 
 def _join_two_line_headings(blocks: list[RawBlock], body: tuple[float, bool]) -> list[RawBlock]:

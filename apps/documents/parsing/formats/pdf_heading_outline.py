@@ -47,7 +47,36 @@ def outline_levels(pages: list[list[RawBlock]], toc: list) -> Levels:
                 levels[id(raw)] = level
         # Entries found nowhere on their page that point below its last text: tried at the next page's top.
         carried = [e for e in by_page.get(pno, []) if not e[2] and _below_text(raw_blocks, e[3])]
+    _styled_at_destination(pages, by_page, levels)
     return levels
+
+
+def _styled_at_destination(pages: list[list[RawBlock]], by_page: dict[int, list[list]], levels: Levels) -> None:
+    """Entries whose text is printed nowhere: LaTeX's short title for the outline ("Guidelines for NEJM" for the
+    printed "3 Guidelines for New England Journal of Medicine"). The entry still points at its heading: a
+    heading-shaped block at its destination, in the style the entries of its level are printed in."""
+    styles: dict[int, set[tuple[float, bool]]] = {}
+    for page in pages:
+        for b in page:
+            if id(b) in levels:
+                styles.setdefault(levels[id(b)], set()).add(block_style(b))
+    for pno, entries in by_page.items():
+        if pno > len(pages):
+            continue
+        for entry in entries:
+            if entry[2] or entry[3] is None:
+                continue
+            near = [
+                b
+                for b in pages[pno - 1]
+                if id(b) not in levels
+                and -4.0 <= b.bbox[1] - entry[3] <= _POINT_SLACK
+                and _heading_shaped(b)
+                and block_style(b) in styles.get(entry[0], ())
+            ]
+            if near:
+                levels[id(min(near, key=lambda b: abs(b.bbox[1] - entry[3])))] = entry[0]
+                entry[2] = True
 
 
 _POINT_SLACK = 24.0  # points: a destination lies about a line above its heading's top at most (hyperref)

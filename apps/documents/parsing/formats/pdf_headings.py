@@ -9,12 +9,13 @@ is a heading too. Nothing is guessed when section names are set in the body text
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 
 from ..sections import canonical_section, is_caption
 from .pdf_heading_numbers import CLEARLY_LARGER, MATH_ENDS
-from .pdf_layout import RawBlock
+from .pdf_layout import RawBlock, RawLine
 
 Style = tuple[float, bool]
 
@@ -22,12 +23,15 @@ _MAX_CHARS = 150  # a heading is a line or two, never a paragraph
 _MAX_LINES = 3
 _PARAGRAPH_CHARS = 200  # a block of text this long in the body's style is the text, not the title block
 _MIN_REPEATS = 3  # a style of the document's own headings recurs at least this often
+_LEVELS_BY_STYLE = 3  # parts, sections, sub-sections: the recurring heading styles taken, largest first
 _NUMBERED_RE = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+\S")
 _ROMAN_RE = re.compile(r"^\s*[IVXLC]+\.\s+\S")
 _SUB_RE = re.compile(r"^\s*\d+\.\d+(?:\.\d+)*\.?\s+[^\W\d_]")
 # Sections whose unnumbered, unrecognised sibling-style headings are really their sub-headings (PLOS sets
 # "Taxonomy" under "Results" in the same style); after back matter such a heading starts something new.
 _APPENDIX_WORD_RE = re.compile(r"^\s*(appendix|附录)\s*$", re.IGNORECASE)
+_APPENDIX_TITLED_RE = re.compile(r"^\s*(?:appendix|附录)\s*[A-Z\d]{0,2}[.:：]?\s+\S", re.IGNORECASE)
+_PAIRS = (("“", "”"), ("(", ")"), ("[", "]"), ("（", "）"), ("「", "」"))  # quotes and brackets a title closes
 BODY_SECTIONS = {"Introduction", "Methods", "Results", "Results and Discussion", "Discussion", "Objective"}
 
 
@@ -39,6 +43,7 @@ def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], d
         return pages, {}
     body = body_style(blocks)
     pages = [[part for b in page for part in _split_names(b, body)] for page in pages]
+    run_on = sentences_run_on(pages)
     anchors = [
         b for page in pages for b in page if _short(b) and not _same_style(_style(b), body) and _is_section_name(b)
     ]
@@ -72,7 +77,7 @@ def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], d
                 if levels[id(b)] == 1:
                     top_canonical = canonical_section(b.text).name
                 continue
-            if not started or not _looks_like_heading(b):
+            if not started or not _looks_like_heading(b) or id(b) in run_on:
                 continue
             level = _number_level(b.text)
             if _same_style(_style(b), section_style):
@@ -92,11 +97,13 @@ def repeated_style_headings(pages: list[list[RawBlock]], body: Style) -> dict[in
     title-like lines in an emphasised style that recurs on several pages. The largest such style is the top
     level, the next one down level 2; a known section name in another emphasised style ("References" set as a
     chapter) is top level too."""
+    run_on = sentences_run_on(pages)
     candidates = [
         (pno, b)
         for pno, page in enumerate(pages)
         for b in page
         if len(b.lines) <= 2
+        and id(b) not in run_on
         and _looks_like_heading(b)
         and not _same_style(_style(b), body)
         and _emphasised(_style(b), body)
@@ -105,13 +112,18 @@ def repeated_style_headings(pages: list[list[RawBlock]], body: Style) -> dict[in
     pages_of: dict[Style, set[int]] = {}
     for pno, b in candidates:
         pages_of.setdefault(_style(b), set()).add(pno)
+    # A style set in small caps ranks by its capitals: "TITLE I: …" (13.9 pt capitals over 11 pt small letters)
+    # is above the 13 pt bold headings of a 12 pt text, not below them.
+    printed: dict[Style, float] = {}
+    for _, b in candidates:
+        printed[_style(b)] = max(printed.get(_style(b), 0.0), b.caps_size, _style(b)[0])
     styles = sorted(
         (st for st, n in counts.items() if n >= _MIN_REPEATS and len(pages_of[st]) >= 2),
-        key=lambda st: (-st[0], not st[1]),
+        key=lambda st: (-printed[st], not st[1]),
     )
     if not styles:
         return {}
-    rank = {st: level for level, st in enumerate(styles[:2], start=1)}
+    rank = {st: level for level, st in enumerate(styles[:_LEVELS_BY_STYLE], start=1)}
     levels = {}
     for _, b in candidates:
         level = next((lv for st, lv in rank.items() if _same_style(_style(b), st)), None)
@@ -130,6 +142,29 @@ def _looks_like_heading(b: RawBlock) -> bool:
     if in_capitals(text) and re.search(r"[^\W\d_]{2}\.$", text.rstrip()):
         return True  # a heading in capitals may end in an abbreviation ("SECTIONS, SUBSECTIONS, EQUATIONS, ETC.")
     return not text[0].islower() and not text.rstrip().endswith((".", ",", ";", *MATH_ENDS))
+
+
+def sentences_run_on(pages: list[list[RawBlock]]) -> set[int]:
+    """Blocks (by id) whose sentence goes on in the next block: a bold phrase that fills a list item's first lines
+    ("Title I, the “WIPO Copyright … Act of 1998,” implements the WIPO") over "treaties." at the same left edge.
+    A heading is followed by a sentence of its own, which begins with a capital (or is Chinese, which has none),
+    and closes the quotes and brackets it opens ("Title II, the “Online … Limitation" over "Act,” creates …")."""
+    out: set[int] = set()
+    for page in pages:
+        lettered = [b for b in page if re.search(r"[^\W\d_]", b.text)]
+        for b, after in itertools.pairwise(lettered):
+            first = after.text.lstrip()
+            below = after.bbox[1] - b.bbox[3]
+            height = b.lines[-1].bbox[3] - b.lines[-1].bbox[1]
+            same_edge = abs(after.bbox[0] - b.bbox[0]) <= 3
+            goes_on = (first[:1].isascii() and first[:1].islower()) or _left_open(b.text)
+            if goes_on and same_edge and -0.5 * height <= below <= 1.5 * height:  # line boxes may overlap
+                out.add(id(b))
+    return out
+
+
+def _left_open(text: str) -> bool:
+    return any(text.count(o) > text.count(c) for o, c in _PAIRS)
 
 
 def in_capitals(text: str) -> bool:
@@ -176,13 +211,23 @@ def _number_level(text: str) -> int | None:
     return 1 if _ROMAN_RE.match(text) else None
 
 
+def _starts_section(line: RawLine) -> bool:
+    return canonical_section(line.text.strip()) is not None or _number_level(line.text) is not None
+
+
 def _split_names(b: RawBlock, body: Style) -> list[RawBlock]:
     """MuPDF may glue consecutive heading lines ("Results" over "Taxonomy") into one block; a line that is a
     section name on its own becomes its own block."""
     if len(b.lines) < 2 or len(b.lines) > 4 or _style(b) == body:
         return [b]
-    # "APPENDIX" over "MEAN ADMISSION DELAY" (IEEE) is one heading: an appendix's title goes with the word.
-    names = [canonical_section(ln.text.strip()) is not None and not _APPENDIX_WORD_RE.match(ln.text) for ln in b.lines]
+    # "APPENDIX" over "MEAN ADMISSION DELAY" (IEEE) is one heading: an appendix's title goes with the word, and
+    # so does the rest of a title that runs over two lines ("Appendix B: A Template for an AGU++" over "Article").
+    names = [
+        canonical_section(ln.text.strip()) is not None
+        and not _APPENDIX_WORD_RE.match(ln.text)
+        and not (_APPENDIX_TITLED_RE.match(ln.text) and k + 1 < len(b.lines) and not _starts_section(b.lines[k + 1]))
+        for k, ln in enumerate(b.lines)
+    ]
     if not any(names):
         return [b]
     out: list[RawBlock] = []

@@ -5,6 +5,7 @@ Kept apart from pdf.py so the geometry rules can be read (and tuned) on their ow
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -19,6 +20,7 @@ BBox = tuple[float, float, float, float]
 class RawLine:
     text: str
     bbox: BBox
+    caps_size: float = 0.0  # the capitals' size when the line is set in (faked) small caps: see small_caps_size
 
 
 @dataclass
@@ -39,6 +41,12 @@ class RawBlock:
     @property
     def text(self) -> str:
         return self.joined()
+
+    @property
+    def caps_size(self) -> float:
+        """The size its capitals are printed at when the block is set in small caps, else 0 (max_size is the
+        small letters' size then: they are most of the characters)."""
+        return max((ln.caps_size for ln in self.lines), default=0.0)
 
     def joined(self, vocabulary: Vocabulary | None = None) -> str:
         """The block's lines as one paragraph; `vocabulary` (the whole document's) decides line-end hyphens."""
@@ -276,3 +284,18 @@ def _cites(before: str, core: str) -> bool:
         return False
     tail = before.rstrip()
     return not (_EXPONENT_BASE_RE.search(tail) or _UNIT_RE.search(tail))
+
+
+def small_caps_size(spans: list[dict]) -> float:
+    """The capitals' size of a line set in small caps by changing the type size (Word, WordPerfect: "T" 13.9 pt
+    and "ITLE" 11 pt in a 12 pt text), or 0. Its signature: every letter a capital, and a word that begins in the
+    larger size and goes on in the smaller one with nothing between them."""
+    spans = [s for s in spans if s["text"]]
+    text = "".join(s["text"] for s in spans)
+    if not any(c.isalpha() for c in text) or any(c.isalpha() and not c.isupper() for c in text):
+        return 0.0
+    for prev, span in itertools.pairwise(spans):
+        smaller = round(span["size"], 1) < round(prev["size"], 1) - 0.5
+        if smaller and prev["text"][-1:].isalpha() and span["text"][:1].isalpha():
+            return max(round(s["size"], 1) for s in spans)
+    return 0.0
