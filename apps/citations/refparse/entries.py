@@ -18,7 +18,7 @@ import re
 from apps.documents.parsing import ChunkDraft, ParsedDocument
 from apps.documents.parsing.textutil import join_lines, normalise_for_match
 
-from .entries_fields import DITTO_YEAR_RE, parse_entry
+from .entries_fields import DITTO_YEAR_RE, names_given_first, parse_entry
 from .entries_labels import alpha_entries, strip_alpha_label
 from .entries_lines import RefLine, document_lines
 from .entries_split import (
@@ -82,11 +82,12 @@ def find_reference_entries(
     lines = split_midline(document_lines(parsed, data))
     raw = _detect(lines)
     entries = []
+    given_first = names_given_first([_entry_text(r) for r in raw])  # the list's name order decides lone names
     for raw_entry in raw:
         text = _entry_text(raw_entry)
         if not text:
             continue
-        fields = parse_entry(text, entries[-1].authors if entries else None)
+        fields = parse_entry(text, entries[-1].authors if entries else None, given_first=given_first)
         entries.append(
             ReferenceEntry(
                 index=len(entries),

@@ -174,9 +174,10 @@ def parse_authors(text: str) -> tuple[list[str], int]:
 _LEADING_NAMES_RE = re.compile(r"^(?:(?:[A-Z]\.\s?-?){1,3}\s?[A-Z][\w'’\-]+,\s+(?:and\s+)?)+")
 
 
-def parse_entry(text: str, previous_authors: list[str] | None = None) -> dict:
+def parse_entry(text: str, previous_authors: list[str] | None = None, *, given_first: bool = False) -> dict:
     """{doi, year, authors, first_author, title, venue} for one entry's text (label already removed).
-    `previous_authors` stands in for the IEEE/ACM ditto dash ("——, “Title,” …": the authors of the entry above)."""
+    `previous_authors` stands in for the IEEE/ACM ditto dash ("——, “Title,” …": the authors of the entry above);
+    `given_first` says the entry's list writes names given name first (names_given_first)."""
     out = {
         "doi": parse_doi(text),
         "year": parse_year(text),
@@ -185,7 +186,7 @@ def parse_entry(text: str, previous_authors: list[str] | None = None) -> dict:
         "title": "",
         "venue": "",
     }
-    fields = _styled(text, previous_authors or [])
+    fields = _styled(text, previous_authors or [], given_first)
     if fields:
         out.update({k: v for k, v in fields.items() if k in out and v})
         out["first_author"] = out["authors"][0] if out["authors"] else ""
@@ -201,7 +202,7 @@ def parse_entry(text: str, previous_authors: list[str] | None = None) -> dict:
     return out
 
 
-def _styled(text: str, previous_authors: list[str]) -> dict | None:
+def _styled(text: str, previous_authors: list[str], given_first: bool = False) -> dict | None:
     """The fields by the first grammar that fits: GB/T 7714 (its [J]/[M] type code), an author list closed by
     its year (ACL, ACM, Harvard, APA), a quoted title (IEEE), a comma-closed author list (APS, elsarticle), then
     "Authors. Title. Venue" (Vancouver, LNCS, ACM numeric)."""
@@ -228,7 +229,7 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
     if dated:
         return {**dated, "venue": _venue(dated["after"])}
     authors, end = parse_authors(text)
-    if not authors and (full := full_name_authors(text)):
+    if not authors and (full := full_name_authors(text, one_given_first=given_first)):
         return {**full, "venue": _venue(full["after"])}
     if not authors and (medium := _MEDIUM_TITLE_RE.match(text) or _EDITED_TITLE_RE.match(text)):
         return {"title": medium.group(1).strip()}
@@ -242,11 +243,13 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
         return {"title": name}
     if not authors:
         return _quoted_after_names(text)
-    if len(authors) == 1 and _NAME_GOES_ON_RE.match(text, end) and (given_first := full_name_authors(text)):
+    if len(authors) == 1 and _NAME_GOES_ON_RE.match(text, end) and (full := full_name_authors(text)):
         # "Richard A. Shore and Leo A. Harrington." is no "Richard A." (Vancouver) whose title is "Shore and Leo A.
         # Harrington": two or more names given name first are that. One ("Donald E. Knuth. The TeXbook." beside
-        # "Smith J. Cancer. Lancet …") reads both ways: no fields rather than a wrong title.
-        return {**given_first, "venue": _venue(given_first["after"])} if len(given_first["authors"]) > 1 else {}
+        # "Smith J. Cancer. Lancet …") reads both ways: no fields rather than a wrong title, unless its list says.
+        return {**full, "venue": _venue(full["after"])} if len(full["authors"]) > 1 or given_first else {}
+    if given_first and (one := full_name_authors(text, one_given_first=True)) and len(one["authors"]) == 1:
+        return {**one, "venue": _venue(one["after"])}  # "Scott Pakin. The Comprehensive LaTeX Symbol List. CTAN"
     # The comma style: a comma closes the names, also after "et al." ("S. Chatrchyan et al., Observation of …,").
     comma = text[:end].rstrip().endswith(",") or text[end:].lstrip().startswith(",")
     return _after_authors(text, end, authors, comma=comma)
@@ -255,6 +258,20 @@ def _styled(text: str, previous_authors: list[str]) -> dict | None:
 # Authors written "Surname, Given" joined by "and" (ASME's asmeconf.bst: "Ning, Xiang and Lovell, Mary Rose.").
 _SURNAME_FIRST_RE = re.compile(r"^\s*([^\W\d_][\w'’\-]*(?: [^\W\d_][\w'’\-]*)?),\s*[^\W\d_]")
 MAX_NAMES_CHARS = 300  # an author list is shorter than this; a quote further on is inside the venue or a note
+
+
+def names_given_first(texts: list[str]) -> bool:
+    """Whether a list writes its names given name first (BibTeX plain, lshort's "Donald E. Knuth. The TeXbook."):
+    at least two of its entries read as two or more such names, and more than read as two or more names
+    surname first ("Smith J, Jones K. …")."""
+    given = surname = 0
+    for text in texts:
+        full = full_name_authors(text)
+        if full and len(full["authors"]) > 1:
+            given += 1
+        elif len(parse_authors(text)[0]) > 1:
+            surname += 1
+    return given >= 2 and given > surname
 
 
 _NAME_GOES_ON_RE = re.compile(r"\s*[A-Z][\w'’\-]+(?:\.\s|,?\s+and\s)")  # "E." then "Knuth. " or "Shore and "

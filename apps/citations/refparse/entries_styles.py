@@ -270,9 +270,10 @@ _CJK_NAMES_RE = re.compile(
 )
 
 
-def full_name_authors(text: str) -> dict | None:
+def full_name_authors(text: str, *, one_given_first: bool = False) -> dict | None:
     """Authors and title of an entry whose author list is written with full given names, first author surname
-    first (biblatex, Chicago), or a list of Chinese names."""
+    first (biblatex, Chicago), or a list of Chinese names. `one_given_first`: the list writes its names given name
+    first, so one name alone ("Scott Pakin. The Comprehensive LaTeX Symbol List.") is read that way too."""
     if m := _FULL_NAMES_RE.match(text):
         others = [
             o.group(1) if (o := _FAMILY_FIRST_RE.match(name)) else name.split()[-1]
@@ -282,7 +283,7 @@ def full_name_authors(text: str) -> dict | None:
     elif m := _CJK_NAMES_RE.match(text):
         authors = [n.strip() for n in re.split(r"[,，、&]", m.group("names")) if n.strip()]
     else:
-        return _given_names_first(text)
+        return _given_names_first(text, one=one_given_first)
     rest = m.group("rest")
     if quoted := _QUOTED_START_RE.match(rest):  # asmeconf.bst quotes its titles
         return {"authors": authors, "title": quoted.group(1).strip(" ,."), "after": rest[quoted.end() :].lstrip(" ,.")}
@@ -290,15 +291,16 @@ def full_name_authors(text: str) -> dict | None:
     return {"authors": authors, "title": title, "after": after} if title else None
 
 
-def _given_names_first(text: str) -> dict | None:
+def _given_names_first(text: str, *, one: bool = False) -> dict | None:
     """BibTeX plain's "Arthur Buchsbaum and Jean-Yves Béziau. Title. Venue, 1997.": full names given name first, up
-    to the first sentence end. One name alone is taken only with a middle initial ("Richard A. Shore"): a
-    two-word title in capitals ("Deep Learning. MIT Press") reads like a name too."""
+    to the first sentence end. One name alone is taken only with a middle initial ("Richard A. Shore"), or when
+    the list writes its names that way (`one`): a two-word title in capitals ("Deep Learning. MIT Press") reads
+    like a name too."""
     segment, rest = cut_sentence(text)
     pieces = [p.strip() for p in _SEP_RE.split(_ETAL_RE.sub("", segment)) if p.strip()]
     if not pieces or not rest or any(len(p.split()) < 2 for p in pieces) or _ORG_RE.match(segment):
         return None
-    if len(pieces) == 1 and not re.search(r"\s[A-Z]\.(?:\s|$)", pieces[0]):
+    if len(pieces) == 1 and not (one or re.search(r"\s[A-Z]\.(?:\s|$)", pieces[0])):
         return None
     authors = name_list(segment)
     if authors is None:
