@@ -82,9 +82,9 @@ def find_reference_entries(
     lines = split_midline(document_lines(parsed, data))
     raw = _detect(lines)
     entries = []
-    given_first = names_given_first([_entry_text(r) for r in raw])  # the list's name order decides lone names
-    for raw_entry in raw:
-        text = _entry_text(raw_entry)
+    texts = [_entry_text(r) for r in raw]
+    given_first = names_given_first(texts)  # the list's name order decides lone names
+    for raw_entry, text in zip(raw, texts, strict=True):
         if not text:
             continue
         fields = parse_entry(text, entries[-1].authors if entries else None, given_first=given_first)

@@ -57,14 +57,15 @@ def _join_numbers(blocks: list[RawBlock], body: tuple[float, bool]) -> list[RawB
         if len(number.lines) != 1 or not _NUMBER_ONLY_RE.match(number.text):
             continue
         title = _title_right_of(number, blocks, used)
-        # A label over a title in another face (bold "Appendix A" over an italic title): the label's style is the
-        # heading's, which is how the document sets its headings without a title under them ("Acknowledgements").
-        styled = title
-        if title is None:
+        if title is not None:
+            styled = title
+        else:
             title = _title_below(i, blocks, used, body)
-            styled = number if title is not None and title.bold != number.bold else title
-        if title is None or styled is None:
-            continue
+            if title is None:
+                continue
+            # A label over a title in another face (bold "Appendix A" over an italic title): the label's style is
+            # the heading's, as the document sets its headings without a title under them ("Acknowledgements").
+            styled = number if title.bold != number.bold else title
         j = next(k for k, b in enumerate(blocks) if b is title)
         line = title.lines[0]
         x0, y0, x1, y1 = number.bbox

@@ -70,7 +70,7 @@ def _styled_at_destination(pages: list[list[RawBlock]], by_page: dict[int, list[
                 b
                 for b in pages[pno - 1]
                 if id(b) not in levels
-                and -4.0 <= b.bbox[1] - entry[3] <= _POINT_SLACK
+                and _at_destination(b, entry[3])
                 and _heading_shaped(b)
                 and block_style(b) in styles.get(entry[0], ())
             ]
@@ -120,11 +120,16 @@ def _pointed_at(raw_blocks: list[RawBlock], entry: list, taken: Levels) -> RawBl
         for b in raw_blocks
         if id(b) not in taken
         and b.text
-        and -4.0 <= b.bbox[1] - top <= _POINT_SLACK
+        and _at_destination(b, top)
         and len(b.text) <= 300
         and (_match_outline([[entry[0], key, False]], b.text) is not None or longer(b))
     ]
     return min(near, key=lambda b: abs(b.bbox[1] - top), default=None)
+
+
+def _at_destination(block: RawBlock, top: float) -> bool:
+    """The block's top lies at an outline destination or just below it (the heading it points at)."""
+    return -4.0 <= block.bbox[1] - top <= _POINT_SLACK
 
 
 def _heading_shaped(block: RawBlock) -> bool:

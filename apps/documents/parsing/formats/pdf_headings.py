@@ -51,7 +51,7 @@ def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], d
     # One section name set well above the text (CLEARLY_LARGER: "本文参考文献" in 15 pt over 9 pt entries) shows the
     # style as clearly as two do; a single bold name of body size might be a run-in label.
     if len(anchors) < 2:
-        repeated = repeated_style_headings(pages, body)
+        repeated = repeated_style_headings(pages, body, run_on)
         if repeated or not (anchors and _style(anchors[0])[0] >= body[0] + CLEARLY_LARGER):
             return pages, repeated
     section_style = Counter(_style(b) for b in anchors).most_common(1)[0][0]
@@ -92,12 +92,11 @@ def style_headings(pages: list[list[RawBlock]]) -> tuple[list[list[RawBlock]], d
     return pages, levels
 
 
-def repeated_style_headings(pages: list[list[RawBlock]], body: Style) -> dict[int, int]:
+def repeated_style_headings(pages: list[list[RawBlock]], body: Style, run_on: set[int]) -> dict[int, int]:
     """Headings of a document whose section names are its own ("Editions", "Usage", "Shorthands"): short
     title-like lines in an emphasised style that recurs on several pages. The largest such style is the top
     level, the next one down level 2; a known section name in another emphasised style ("References" set as a
-    chapter) is top level too."""
-    run_on = sentences_run_on(pages)
+    chapter) is top level too. `run_on`: blocks whose sentence goes on (sentences_run_on), never headings."""
     candidates = [
         (pno, b)
         for pno, page in enumerate(pages)
