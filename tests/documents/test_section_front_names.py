@@ -38,3 +38,34 @@ def test_an_abstract_line_before_the_body_still_opens_the_abstract() -> None:
     )
     sections = map_sections(blocks)
     assert sections[2].name == "Abstract" and sections[2].printed == "Abstract"
+
+
+def test_an_english_name_in_a_plain_line_under_a_chinese_heading_opens_nothing() -> None:
+    # The same manual's table of name commands: "Appendix" over "\appendixname" in 8.4 labelled the rest of the
+    # chapter "Appendix"; a Chinese document names its own appendix 附录.
+    ch1, ch8 = ("第一章 简介",), ("第八章 自定义命令", "8.4 可定制的命令")
+    blocks = _doc(
+        ("heading", "第一章 简介", ch1),
+        ("paragraph", "本章介绍排版的基本概念和用法。", ch1),
+        ("heading", "第八章 自定义命令", ch8[:1]),
+        ("heading", "8.4 可定制的命令", ch8),
+        ("paragraph", "Appendix", ch8),
+        ("paragraph", "\\appendixname", ch8),
+        ("heading", "附录 A 安装", ("附录 A 安装",)),
+        ("paragraph", "安装步骤如下。", ("附录 A 安装",)),
+    )
+    sections = map_sections(blocks)
+    assert not any(s.canonical for s in sections[4:6])
+    assert sections[7].key == "Appendix"  # the Chinese heading 附录 still opens the appendix
+
+
+def test_an_english_name_in_a_plain_line_opens_its_section_in_an_english_document() -> None:
+    path = ("4 Discussion",)
+    blocks = _doc(
+        ("heading", "1 Introduction", ("1 Introduction",)),
+        ("paragraph", "We read documents.", ("1 Introduction",)),
+        ("heading", "4 Discussion", path),
+        ("paragraph", "Acknowledgements", path),
+        ("paragraph", "We thank the library for its help.", path),
+    )
+    assert map_sections(blocks)[4].key == "Acknowledgements"

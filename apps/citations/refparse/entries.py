@@ -108,7 +108,12 @@ def find_reference_entries(
 
 
 def _detect(lines: list[RefLine]) -> list[RawEntry]:
-    best, single = _longest_under(lines, _heading_starts(lines))  # level 1
+    starts = _heading_starts(lines)
+    best, single = _longest_under(lines, starts)  # level 1
+    # (the lists' names may be set as plain lines, as LaTeX's \section* in a book without an outline entry)
+    chapters = _chapter_lists(lines, starts) or _chapter_lists(lines, _named_starts(lines))
+    if len(chapters) > len(best):
+        return chapters
     if not best:
         best, named_single = _longest_under(lines, _named_starts(lines))
         single = single or named_single
@@ -132,6 +137,33 @@ def _longest_under(lines: list[RefLine], starts: list[int]) -> tuple[list[RawEnt
             # 引用示例" (a sub-section of one about references) are as many as its bibliography's entries.
             best, best_named = found, named
     return best, single
+
+
+def _chapter_lists(lines: list[RefLine], starts: list[int]) -> list[RawEntry]:
+    """A book's reference list at the end of each chapter (LaTeX Notes: eight lists under "参考文献", each from
+    [1]): every list under a heading printed the same way, nothing but the list's name, read in order. A numbered
+    list must start at 1, so a list a page break split under a repeated heading is not read twice, and a section
+    about references ("6.3 参考文献", numbered where the lists are not) is not one of them."""
+    by_name: dict[str, list[list[RawEntry]]] = {}
+    for start in starts:
+        name = lines[start - 1].text.strip()
+        if not is_list_name(name) or not (found := _list_under(lines, start)):
+            continue
+        if found[0].number not in (None, 1):
+            continue
+        by_name.setdefault(re.sub(r"\s+", "", name), []).append(found)
+    lists = max(by_name.values(), key=len, default=[])
+    if len(lists) < 2:
+        return []
+    seen: set[int] = set()
+    out: list[RawEntry] = []
+    for found in lists:
+        ids = {id(line) for entry in found for line in entry.lines}
+        if ids & seen:
+            return []  # two headings read one list: not a list per chapter
+        seen |= ids
+        out += found
+    return out
 
 
 def _list_under(lines: list[RefLine], start: int) -> list[RawEntry]:

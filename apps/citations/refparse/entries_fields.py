@@ -20,6 +20,7 @@ from .entries_styles import (
     cut_sentence,
     full_name_authors,
     year_after_authors,
+    year_after_lead,
     year_first,
 )
 from .entries_titles import ARXIV_ID_RE, is_sane_title
@@ -241,8 +242,12 @@ def _styled(text: str, previous_authors: list[str], given_first: bool = False) -
         if owner and owner.group(1).lower() == owner.group(2).lower().rstrip(".,"):
             name = name[len(owner.group(1)) :].strip()
         return {"title": name}
+    if not authors and (named_quote := _quoted_after_names(text)):
+        return named_quote
+    if not authors and (lead := year_after_lead(text)):
+        return {**lead, "venue": _venue(lead["after"])}
     if not authors:
-        return _quoted_after_names(text)
+        return None
     if len(authors) == 1 and _NAME_GOES_ON_RE.match(text, end) and (full := full_name_authors(text)):
         # "Richard A. Shore and Leo A. Harrington." is no "Richard A." (Vancouver) whose title is "Shore and Leo A.
         # Harrington": two or more names given name first are that. One ("Donald E. Knuth. The TeXbook." beside
@@ -263,7 +268,7 @@ MAX_NAMES_CHARS = 300  # an author list is shorter than this; a quote further on
 def names_given_first(texts: list[str]) -> bool:
     """Whether a list writes its names given name first (BibTeX plain, lshort's "Donald E. Knuth. The TeXbook."):
     at least two of its entries read as two or more such names, and more than read as two or more names
-    surname first ("Smith J, Jones K. …")."""
+    surname first ("Smith J, Jones K. …"); or it has only single authors, each read that way."""
     given = surname = 0
     for text in texts:
         full = full_name_authors(text)
@@ -271,7 +276,16 @@ def names_given_first(texts: list[str]) -> bool:
             given += 1
         elif len(parse_authors(text)[0]) > 1:
             surname += 1
-    return given >= 2 and given > surname
+    if given >= 2 and given > surname:
+        return True
+    # A list of single authors ("Herbert Voß. Math mode. …", "Marion Post Wolcott. Natchez, Miss. …"): every entry
+    # reads as one name given name first and none as a name the other grammars read ("Knuth DE. …").
+    return len(texts) >= 2 and given == surname == 0 and all(_one_name_given_first(text) for text in texts)
+
+
+def _one_name_given_first(text: str) -> bool:
+    one = full_name_authors(text, one_given_first=True)
+    return bool(one and len(one["authors"]) == 1 and not parse_authors(text)[0])
 
 
 _NAME_GOES_ON_RE = re.compile(r"\s*[A-Z][\w'’\-]+(?:\.\s|,?\s+and\s)")  # "E." then "Knuth. " or "Shore and "

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 
 _PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "du", "la", "le", "del", "dos", "y", "bin", "al", "st"}
+# English words that join a title's or an organisation's words, never a person's name.
+_TITLE_WORDS = {"of", "the", "for", "in", "on", "to", "with", "from", "by", "a", "an", "into", "at", "its"}
 # A name is capitalised words (no full stop: "Learning." ends a sentence, not a name) or initials ("J.M", "J.-P.").
 _INITIALS = r"(?:[A-Z]\.-?){0,3}[A-Z]\.?"
 _NAME_TOKEN_RE = re.compile(
@@ -83,6 +85,12 @@ def name_list(segment: str) -> list[str] | None:
         names.append(tokens)
     if not names:
         return None
+    if any(_is_initials(t) for tokens in names for t in tokens) and any(
+        t in _TITLE_WORDS for tokens in names for t in tokens[1:-1]
+    ):
+        # People named with initials, then "Mayfield Handbook of Technical and Scientific Writing": the title run
+        # on, not more names. An organisation alone keeps its "of" ("University of Chicago Press. 2017. …").
+        return None
     surnames = []
     for i, tokens in enumerate(names):
         if all(_is_initials(t) for t in tokens):
@@ -104,11 +112,13 @@ _CAPS_NAME = (
     rf"[{_CAP_CHARS}][{_CAP_CHARS}'\u2019`\u00b8\u0300-\u036f\-]+(?:\s[{_CAP_CHARS}][{_CAP_CHARS}'\u2019`\u00b8\-]*)*"
 )
 _CAPS_AUTHOR = rf"({_CAPS_NAME}),\s(?:[{_CAP_CHARS}]\.\s?-?){{1,4}}"
-_CAPS_LIST_RE = re.compile(rf"^(?:{_CAPS_AUTHOR}(?:\s*,)*\s*(?:AND\s+)?)+")
+# Names joined by commas and "AND", or by semicolons (ABNT NBR 6023: "WILSON, P.; MADSEN, L. Title.").
+_CAPS_LIST_RE = re.compile(rf"^(?:{_CAPS_AUTHOR}(?:\s*[,;])*\s*(?:AND\s+)?)+")
 
 
 def caps_authors(text: str) -> dict | None:
-    """Authors and title of an entry whose author list is set in capitals ("AHO, A. V., AND ULLMAN, J. D.")."""
+    """Authors and title of an entry whose author list is set in capitals ("AHO, A. V., AND ULLMAN, J. D.",
+    "WILSON, P.; MADSEN, L.")."""
     m = _CAPS_LIST_RE.match(text)
     if not m:
         return None
@@ -159,6 +169,39 @@ def year_after_authors(text: str) -> dict | None:
     if not title:
         return None
     return {"authors": authors, "year": int(m.group("year")[:4]), "title": title, "after": after}
+
+
+_LEAD_YEAR_RE = re.compile(
+    r"^(?P<lead>(?:[^()]|\([A-Z][A-Z&\-]{1,10}\)){3,200}?)\.?\s+\((?P<year>(?:1[6-9]|20)\d{2})[a-z]?\)\.?\s+(?P<rest>\S.*)$"
+)
+_ACRONYM_RE = re.compile(r"^\([A-Z][A-Z&\-]{1,10}\)$")  # "(FHWA)" after an organisation's name
+
+
+def year_after_lead(text: str) -> dict | None:
+    """An author-year entry whose lead is no person's name: an organisation in capitalised words ("Federal
+    Highway Administration (FHWA) (1991). Evaluating scour at bridges. Rep., …"), or, with no author, the title in
+    the author's place as APA and ASCE put it ("Lotus 1-2-3 reference manual; release 2.01 (1985). Lotus
+    Development Corp."). A lead that is neither, or an organisation's next sentence that starts with no word
+    ("Federal Register (1988). 33(No. 146; …)"), gives nothing: rather no title than a wrong one."""
+    m = _LEAD_YEAR_RE.match(text)
+    if not m:
+        return None
+    lead, year = m.group("lead").strip(), int(m.group("year"))
+    tokens = lead.split()
+    if re.search(r"(?:^|\s)[A-Z]\.", lead) or "," in lead:
+        return None  # initials or commas: a list of names the name grammars could not read
+    lower = [t for t in tokens if t[0].islower() and t.lower() not in _PARTICLES | _TITLE_WORDS | {"and", "&"}]
+    if len(tokens) >= 3 and len(lower) >= 2:
+        return {"year": year, "title": lead, "after": m.group("rest")}
+    organisation = 2 <= len(tokens) <= 10 and all(
+        t[0].isupper() or t in _TITLE_WORDS | {"and", "&"} or _ACRONYM_RE.match(t) for t in tokens
+    )
+    title, after = cut_sentence(m.group("rest"))
+    # The title is followed by its venue or publisher: "Deep Learning (2016). MIT Press." is a title-cased title
+    # before its publisher, not an organisation's work called "MIT Press".
+    if organisation and not re.search(r"\d", lead) and title[:1].isalpha() and after:
+        return {"authors": [lead], "year": year, "title": title, "after": after}
+    return None
 
 
 _YEAR_FIRST_RE = re.compile(r"^((?:1[6-9]|20)\d{2})[a-z]?\.\s+(?=\S)")

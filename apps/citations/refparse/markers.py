@@ -63,20 +63,49 @@ def find_mentions(
         return find_label_mentions(chunks, entries)
     if style == AUTHOR_YEAR:
         return find_author_year(chunks, entries)
-    by_number = {e.number: e.index for e in entries if e.number is not None}
-    if not by_number:
+    lists = _numbered_lists(entries)
+    if not lists:
         return []
-    top = max(by_number)
     mentions = []
-    for chunk_index, text in chunks:
-        mentions += _numeric_in(chunk_index, text, _BRACKET_RE, by_number, top)
     parens = []
     for chunk_index, text in chunks:
+        by_number = _list_for(chunk_index, lists)
+        if not by_number:
+            continue
+        top = max(by_number)
+        mentions += _numeric_in(chunk_index, text, _BRACKET_RE, by_number, top)
         parens += _paren_candidates(chunk_index, text, by_number, top)
     if _parens_are_citations(parens, len(mentions)):
         mentions += parens
     mentions.sort(key=lambda m: (m.chunk_index, m.start))
     return mentions
+
+
+def _numbered_lists(entries: list[ReferenceEntry]) -> list[tuple[int | None, dict[int, int]]]:
+    """The numbered lists, each as (the first chunk it is in, number -> entry index). A book with a list after
+    each chapter (numbering restarting at 1) has several; a paper has one."""
+    lists: list[tuple[int | None, dict[int, int]]] = []
+    for entry in entries:
+        if entry.number is None:
+            continue
+        if not lists or (entry.number == 1 and lists[-1][1]):  # a list starts again at 1, not at a stray number
+            lists.append((min(entry.chunk_indices, default=None), {}))
+        lists[-1][1][entry.number] = entry.index
+    return lists
+
+
+def _list_for(chunk_index: int, lists: list[tuple[int | None, dict[int, int]]]) -> dict[int, int]:
+    """The list a chunk's numbers refer to: the only one, or with a list per chapter, the first list after the
+    chunk (its chapter's). A chunk after every list, or lists not located, link nothing: "[1]" there could be any
+    chapter's first entry."""
+    if len(lists) == 1:
+        return lists[0][1]
+    for first_chunk, by_number in lists:
+        if first_chunk is None:
+            return {}
+        if first_chunk >= chunk_index:
+            return by_number
+    return {}
 
 
 def parse_numbers(body: str) -> list[int] | None:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from .blocks import Block
 from .sections import ABSTRACT_OPENERS, ABSTRACT_PARTS, SectionMatch, canonical_section, inline_section, is_caption
+from .sentences import cjk_count
 
 ABSTRACT = "Abstract"
 REFERENCES = "References"
@@ -68,6 +69,8 @@ def map_sections(blocks: list[Block]) -> list[BlockSection]:
     headed = {m.name for b in blocks if b.kind == "heading" and (m := canonical_section(b.text)) is not None}
     opener = ""  # printed name of the open canonical section when no heading block opened it
     chapters = 0  # top-level headings of the body seen so far (not the front matter's)
+    heading_texts = [b.text for b in blocks if b.kind == "heading"]
+    cjk_headings = sum(bool(cjk_count(t)) for t in heading_texts) * 2 > len(heading_texts)
     for block in blocks:
         path = block.heading_path
         marker = False
@@ -93,6 +96,8 @@ def map_sections(blocks: list[Block]) -> list[BlockSection]:
                 # "Abstract" in a plain line deep in a book's eighth chapter is a table's cell (a LaTeX manual's
                 # "Abstract \abstractname"), "Abstract: As one …" in an appendix a quoted paper's: neither opens
                 # the document's abstract once its body has begun.
+                found, marker = None, False
+            if found is not None and cjk_headings and _foreign_name(block.text, path, found):
                 found, marker = None, False
         if found is not None:
             if abstract is not None and _absorbed(abstract, found, is_heading, len(path) > depth):
@@ -120,6 +125,17 @@ def map_sections(blocks: list[Block]) -> list[BlockSection]:
         out.append(BlockSection(name, canon is not None, marker, not is_heading and _caption(block), printed))
     _promote_abstract(blocks, out)
     return out
+
+
+def _foreign_name(text: str, path: tuple[str, ...], found: SectionMatch) -> bool:
+    """An English section name in a plain line under a Chinese heading of a document that heads its sections in
+    Chinese: a table's cell or a quoted word ("Appendix  \\appendixname" in a LaTeX manual's table of name
+    commands), not where the document opens a section, which it would name in its own script (附录). The front
+    matter's English abstract and keywords, and an English "References" over a list of English works, are
+    printed that way in Chinese theses and keep opening their sections."""
+    if found.name in _FRONT_NAMES or found.name == REFERENCES or cjk_count(text):
+        return False
+    return bool(path) and bool(cjk_count(path[-1]))
 
 
 def section_depth(blocks: list[Block]) -> int:

@@ -1,4 +1,6 @@
-"""Recognising the standard sections of a paper (English and Chinese) and how much each one counts.
+"""Recognising the standard sections of a paper and how much each one counts: English and Chinese names, and the
+names Portuguese, Spanish, French, German, Italian and Russian papers print for the sections reading relies on
+(the reference list above all; an ABNT article's "Referências" is its list).
 
 A section name is recognised from a heading, from a short block that is nothing but a section name
 (PDFs without an outline), or from a run-in heading at the start of a paragraph ("Methods: We ...").
@@ -14,11 +16,19 @@ from dataclasses import dataclass
 # canonical name -> aliases (already in normalised form: lowercase, single spaces, "&" spelled "and")
 # fmt: off
 _ALIASES: dict[str, tuple[str, ...]] = {
-    "Abstract": ("abstract", "摘要", "内容摘要", "中文摘要", "内容提要", "提要"),
-    "Keywords": ("keywords", "key words", "keyword", "index terms", "关键词", "关键字", "关 键 词"),
+    "Abstract": (
+        "abstract", "摘要", "内容摘要", "中文摘要", "内容提要", "提要",
+        "resumo", "resumen", "résumé", "zusammenfassung", "kurzfassung", "riassunto", "sommario", "аннотация",
+    ),
+    "Keywords": (
+        "keywords", "key words", "keyword", "index terms", "关键词", "关键字", "关 键 词",
+        "palavras-chave", "palabras clave", "mots-clés", "mots clés", "schlüsselwörter", "schlagwörter",
+        "parole chiave", "ключевые слова",
+    ),
     "Introduction": (
         "introduction", "background", "backgrounds", "context", "引言", "前言", "绪论", "导言", "背景",
         "研究背景", "引 言",
+        "introdução", "introducción", "einleitung", "einführung", "introduzione", "введение",
     ),
     "Objective": ("objective", "objectives", "aim", "aims", "purpose", "aims and objectives", "目的", "研究目的"),
     "Methods": (
@@ -34,6 +44,8 @@ _ALIASES: dict[str, tuple[str, ...]] = {
     "Conclusions": (
         "conclusion", "conclusions", "concluding remarks", "conclusions and future work", "summary and conclusions",
         "conclusion and future work", "conclusions and outlook", "结论", "结语", "总结", "结论与展望",
+        "conclusão", "conclusões", "considerações finais", "conclusión", "conclusiones", "schlussfolgerungen",
+        "fazit", "conclusioni", "заключение", "выводы",
     ),
     "Limitations": ("limitations", "limitations of the study", "study limitations", "局限性"),
     "Abbreviations": ("abbreviations", "list of abbreviations", "缩略语"),
@@ -59,12 +71,16 @@ _ALIASES: dict[str, tuple[str, ...]] = {
     ),
     "Acknowledgements": (
         "acknowledgements", "acknowledgments", "acknowledgement", "acknowledgment", "致谢", "鸣谢", "致 谢",
+        "agradecimentos", "agradecimientos", "remerciements", "danksagung", "ringraziamenti", "благодарности",
     ),
     "References": (
         "references", "reference", "bibliography", "literature cited", "references and notes", "works cited",
         "cited literature", "literature", "参考文献", "参 考 文 献", "引用文献", "本文参考文献", "主要参考文献",
+        "referências", "referências bibliográficas", "referencias", "referencias bibliográficas", "références",
+        "références bibliographiques", "bibliographie", "bibliografia", "bibliografía", "literatur",
+        "literaturverzeichnis", "riferimenti bibliografici", "список литературы", "литература",
     ),
-    "Appendix": ("appendix", "appendices", "附录"),
+    "Appendix": ("appendix", "appendices", "附录", "apêndice", "apéndice", "anexo", "annexe", "anhang", "appendice"),
 }
 # fmt: on
 
@@ -111,7 +127,10 @@ ABSTRACT_OPENERS = frozenset(
 CANONICAL_NAMES = frozenset(_ALIASES)
 _BY_ALIAS = {alias: name for name, aliases in _ALIASES.items() for alias in aliases}
 # "Appendix A", "Appendix 2: Questionnaire", "附录一"
-_APPENDIX_RE = re.compile(r"^(appendix|附录)\s*([a-z]|\d+|[一二三四五六七八九十]+)?\b", re.IGNORECASE)
+_APPENDIX_RE = re.compile(
+    r"^(appendix|附录|apêndice|apéndice|anexo|annexe|anhang|appendice)\s*([a-z]|\d+|[一二三四五六七八九十]+)?\b",
+    re.IGNORECASE,
+)
 _CN_NUM = "一二三四五六七八九十百零〇"
 _NUMBER_PREFIX_RE = re.compile(
     r"^\s*(?:"
