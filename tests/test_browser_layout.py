@@ -26,6 +26,9 @@ AXE = ROOT / "static" / "vendor" / "axe-core" / "axe.min.js"
 PAPER = ROOT / "demo" / "papers" / "bmc-evolbiol-14-70.pdf"
 GUIDE = ROOT / "demo" / "portal-guide.docx"
 DESKTOP, PHONE, SMALL_PHONE = 1280, 390, 360
+# Test artefacts: a few pages as a phone shows them, in both schemes, to look at after a run.
+ARTIFACTS = Path(os.environ.get("PORTAL_TEST_ARTIFACTS", ROOT / "var" / "test" / "artifacts"))
+SCREENSHOTS = ("collection detail", "viewer pdf", "quote popover")
 SERIOUS = ("serious", "critical")
 
 # Why a page scrolls sideways: the outermost elements that reach past the viewport's right edge and are not inside
@@ -144,6 +147,9 @@ def test_every_page_fits_phones_and_passes_axe_in_light_and_dark(chromium_path, 
             problems.append((name, scheme, width, "overflow", wide))
         if width != SMALL_PHONE and (found := serious_violations(page)):
             problems.append((name, scheme, width, "axe", found))
+        if width == PHONE and name in SCREENSHOTS:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"layout-{name.replace(' ', '-')}-{scheme}-{width}.png"))
 
     with open_page(chromium_path, timeout_ms=30_000, viewport={"width": DESKTOP, "height": 900}) as light:
         browser = light.context.browser
