@@ -90,7 +90,7 @@ def _pages(base: str, pdf: Document, docx: Document, text: Document, conversatio
     docx_chunk = docx.chunks.order_by("chunk_index").first()
     text_chunk = text.chunks.order_by("chunk_index").first()
     panel = "document.querySelector('.panel-chunk')"
-    viewer = f"window.portalViewer && window.portalViewer.ready && {panel}"
+    viewer = f"window.portalViewer && {panel}"  # and its `ready` promise, awaited by _open
     document_viewer = f"document.querySelector('#doc-viewer[data-highlighted]') && {panel}"
     return [
         ("collection list", "/", "h1"),
@@ -116,6 +116,9 @@ def _open(page, base: str, address: str, ready: str) -> None:
         page.wait_for_function(ready)
     else:
         page.wait_for_selector(ready)
+    if ready.startswith("window.portalViewer"):
+        page.evaluate("() => window.portalViewer.ready")  # the PDF drawn, its passage highlighted
+        assert page.get_attribute("#pdf-viewer", "data-state") == "ready"
 
 
 @pytest.fixture
