@@ -6,12 +6,22 @@
   const root = document.getElementById("swagger-ui");
   const csrfToken = root.dataset.csrfToken;
 
+  // Swagger UI's own dark theme (html.dark-mode), following the system's colour scheme as the portal's pages do.
+  const dark = window.matchMedia("(prefers-color-scheme: dark)");
+  function followScheme() {
+    document.documentElement.classList.toggle("dark-mode", dark.matches);
+  }
+  followScheme();
+  dark.addEventListener("change", followScheme);
+
   window.ui = SwaggerUIBundle({
     url: root.dataset.schemaUrl,
     dom_id: "#swagger-ui",
     presets: [SwaggerUIBundle.presets.apis],
     layout: "BaseLayout",
-    deepLinking: true,
+    // Deep links would put a link inside each operation's toggle button: two nested controls, which keyboards
+    // and screen readers cannot tell apart (axe-core: nested-interactive).
+    deepLinking: false,
     persistAuthorization: true,
     // The default asks an outside validator about the schema's URL; this page talks to this site only.
     validatorUrl: null,

@@ -88,13 +88,24 @@
     }
   }
 
+  // The answer being written is a polite live region, busy until it is complete, so a screen reader reads it
+  // once rather than word by word; the line above it ("Searching…", "Writing…") is a status.
   function streamingSlot(question) {
     const slot = element("article", "message-block is-streaming");
     const head = element("header", "message-head");
     head.append(element("h2", "message-question", question));
-    slot.append(head, element("p", "stream-state muted small", "Searching…"), element("ol", "evidence-list small"));
-    slot.append(element("div", "answer"));
+    const state = element("p", "stream-state muted small", "Searching…");
+    state.setAttribute("role", "status");
+    const answer = element("div", "answer");
+    answer.setAttribute("aria-live", "polite");
+    answer.setAttribute("aria-busy", "true");
+    slot.append(head, state, element("ol", "evidence-list small"), answer);
     return slot;
+  }
+
+  function finished(slot) {
+    const answer = slot.querySelector(".answer");
+    if (answer) answer.setAttribute("aria-busy", "false");
   }
 
   async function streamAnswer(form, slot, body) {
@@ -189,6 +200,7 @@
     let finish = null;
     try {
       finish = await streamAnswer(source, slot, body);
+      finished(slot);
       const stored = await storedMessage(source.dataset.conversationsUrl, finish, regenerate ? "" : "ask");
       slot.replaceWith(stored.node);
       history.replaceState(null, "", stored.url);
@@ -210,6 +222,7 @@
         link.href = url;
         state.append(link);
         slot.classList.remove("is-streaming");
+        finished(slot);
         if (button) button.disabled = false;
         location.assign(url);
         return;
@@ -231,37 +244,58 @@
     }
   });
 
-  // A badge shows its quote on hover or focus and, clicked, highlights its source card.
+  // A badge shows its quote on hover or focus and, clicked, highlights its source card. The popover is a tooltip
+  // the badge names with aria-describedby while it is shown; Escape closes it, and it stays closed (focus staying
+  // on, or going back to, the badge) until the pointer or the focus leaves that badge.
   let popover = null;
   let shown = null;
+  let dismissed = null;
   function restore() {
     if (shown) {
       shown.title = shown.dataset.quote;
       delete shown.dataset.quote;
+      shown.removeAttribute("aria-describedby");
     }
     if (popover) popover.remove();
     popover = shown = null;
   }
   function showQuote(event) {
     const badge = event.target.closest && event.target.closest("a.cite[title]");
-    if (!badge || !badge.title) return;
+    if (!badge || !badge.title || badge === dismissed) return;
     restore();
     shown = badge;
     badge.dataset.quote = badge.title;
     badge.removeAttribute("title"); // the popover stands in for the browser's own tooltip meanwhile
     popover = element("div", "cite-popover", badge.dataset.quote);
+    popover.id = "cite-popover";
+    popover.setAttribute("role", "tooltip");
     document.body.append(popover);
+    badge.setAttribute("aria-describedby", popover.id);
+    // below the badge, inside the window however narrow it is
     const box = badge.getBoundingClientRect();
-    popover.style.left = Math.max(8, Math.min(box.left, innerWidth - 440)) + window.scrollX + "px";
+    const room = document.documentElement.clientWidth - popover.offsetWidth - 8;
+    popover.style.left = Math.max(8, Math.min(box.left, room)) + window.scrollX + "px";
     popover.style.top = box.bottom + window.scrollY + 6 + "px";
   }
   function hideQuote(event) {
-    if (shown && event.target.closest && event.target.closest("a.cite") === shown) restore();
+    const badge = event.target.closest && event.target.closest("a.cite");
+    if (!badge || (badge.contains(event.relatedTarget))) return;
+    if (badge === dismissed) dismissed = null;
+    if (badge === shown) restore();
   }
   document.addEventListener("mouseover", showQuote);
   document.addEventListener("focusin", showQuote);
   document.addEventListener("mouseout", hideQuote);
   document.addEventListener("focusout", hideQuote);
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape" || !shown) return;
+    const badge = shown;
+    const focused = document.activeElement === badge;
+    restore();
+    dismissed = badge;
+    if (focused) badge.focus(); // the focus stays on the badge that opened it
+    event.preventDefault();
+  });
   // The card of a badge clicked inside claim k shows claim k's quote, and its link opens the viewer at that quote
   // (`&claim=k`: the viewer emphasises that claim's own quote of the passage, display.claim_quote). Any other badge
   // naming the card (the citation chain's) gives it back its own quote and link, the first claim's.

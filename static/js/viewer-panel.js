@@ -9,10 +9,34 @@
   const target = JSON.parse(targetNode.textContent);
   if (!target) return;
   const list = panel.querySelector(".panel-chunks");
+  // Words through the JavaScript catalog when the page has one (Django's javascript-catalog view), else English.
+  const gettext = window.gettext || function (text) { return text; };
+  const interpolate = window.interpolate || function (format, values) {
+    return format.replace(/%s/g, function () { return String(values.shift()); });
+  };
+  function passageLabel(number) {
+    return interpolate(gettext("passage %s"), [number]);
+  }
+
+  // The quote a citation was made for scrolls inside its own short box when it is long: the box then takes the
+  // keyboard focus, so it can be scrolled without a mouse.
+  const quote = document.querySelector(".cited-quote");
+  function quoteFocusable() {
+    if (quote.scrollHeight > quote.clientHeight + 1) quote.tabIndex = 0;
+    else quote.removeAttribute("tabindex");
+  }
+  if (quote) {
+    quoteFocusable();
+    window.addEventListener("resize", quoteFocusable);
+  }
 
   function select(item, row) {
-    for (const other of list.querySelectorAll(".is-target")) other.classList.remove("is-target");
+    for (const other of list.querySelectorAll(".is-target")) {
+      other.classList.remove("is-target");
+      other.querySelector(".panel-select").removeAttribute("aria-current");
+    }
     row.classList.add("is-target");
+    row.querySelector(".panel-select").setAttribute("aria-current", "true");
     const url = new URL(window.location.href);
     url.searchParams.set("chunk", item.chunk_index);
     history.replaceState(null, "", url);
@@ -26,16 +50,20 @@
       const row = document.createElement("li");
       row.className = "panel-chunk" + (chunk.is_target ? " is-target" : "");
       row.dataset.chunkIndex = chunk.chunk_index;
-      row.tabIndex = 0;
-      const head = document.createElement("div");
-      head.className = "muted small";
-      head.textContent = chunk.place || "passage " + (chunk.chunk_index + 1); // as the source cards say it
-      const text = document.createElement("p");
+      // A real button: reached by Tab, chosen by Enter or Space, announced as one (the row only draws it).
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "panel-select";
+      if (chunk.is_target) button.setAttribute("aria-current", "true");
+      const head = document.createElement("span");
+      head.className = "panel-place muted small";
+      head.textContent = chunk.place || passageLabel(chunk.chunk_index + 1); // as the source cards say it
+      const text = document.createElement("span");
       text.className = "panel-text";
       text.textContent = chunk.text;
-      row.append(head, text);
-      row.addEventListener("click", function () { select(item, row); });
-      row.addEventListener("keydown", function (event) { if (event.key === "Enter") select(item, row); });
+      button.append(head, text);
+      button.addEventListener("click", function () { select(item, row); });
+      row.append(button);
       list.append(row);
     }
   }
@@ -46,5 +74,7 @@
   fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
     .then(function (response) { return response.ok ? response.json() : Promise.reject(response.status); })
     .then(function (data) { show(data.chunks || []); })
-    .catch(function () { list.replaceChildren(Object.assign(document.createElement("li"), { textContent: "The passages could not be loaded." })); });
+    .catch(function () {
+      list.replaceChildren(Object.assign(document.createElement("li"), { textContent: gettext("The passages could not be loaded.") }));
+    });
 })();
