@@ -348,6 +348,8 @@ LANGUAGE_CODE = "en"
 # "Links and languages"). The compiled catalogs (.mo) are committed: no GNU gettext is needed to run.
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and numbers follow the active language (always localised since Django 5); the English date format is ours.
+FORMAT_MODULE_PATH = ["portal.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

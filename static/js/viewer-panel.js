@@ -3,6 +3,12 @@
 // same keys as #viewer-target), which the PDF and document viewers listen for.
 (function () {
   "use strict";
+
+  // Words come from Django's JavaScript catalog (/jsi18n/, loaded by base.html); untranslated without it.
+  const gettext = window.gettext || function (text) { return text; };
+  const interpolate = window.interpolate || function (text, values) {
+    return text.replace(/%\(\w+\)s/g, function (m) { return values[m.slice(2, -2)]; });
+  };
   const panel = document.getElementById("viewer-panel");
   const targetNode = document.getElementById("viewer-target");
   if (!panel || !targetNode) return;
@@ -29,7 +35,8 @@
       row.tabIndex = 0;
       const head = document.createElement("div");
       head.className = "muted small";
-      head.textContent = chunk.place || "passage " + (chunk.chunk_index + 1); // as the source cards say it
+      // as the source cards say it
+      head.textContent = chunk.place || interpolate(gettext("passage %(n)s"), { n: chunk.chunk_index + 1 }, true);
       const text = document.createElement("p");
       text.className = "panel-text";
       text.textContent = chunk.text;
@@ -46,5 +53,5 @@
   fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
     .then(function (response) { return response.ok ? response.json() : Promise.reject(response.status); })
     .then(function (data) { show(data.chunks || []); })
-    .catch(function () { list.replaceChildren(Object.assign(document.createElement("li"), { textContent: "The passages could not be loaded." })); });
+    .catch(function () { list.replaceChildren(Object.assign(document.createElement("li"), { textContent: gettext("The passages could not be loaded.") })); });
 })();
