@@ -77,7 +77,9 @@ ZH_HANS: dict[str | tuple[str, str], str] = {
     "Not allowed": "无权操作",
     "Knowledge portal": "知识门户",
     "You may not do this here. Your role in this collection does not allow it, or the form expired: reload the "
-    "page and try again.": "您无权在此执行该操作：可能是您在该文集中的角色不允许，也可能是表单已过期，请刷新页面后重试。",
+    "page and try again.": (
+        "您无权在此执行该操作：可能是您在该文集中的角色不允许，也可能是表单已过期，请刷新页面后重试。"
+    ),
     "Back to the start page": "返回首页",
     "Not found": "未找到",
     "There is nothing at this address, or you do not have access to it.": "此地址没有内容，或者您无权访问。",
@@ -223,7 +225,9 @@ ZH_HANS: dict[str | tuple[str, str], str] = {
     "%(user)s added as %(role)s.": "已将 %(user)s 添加为%(role)s。",
     "%(user)s is now %(role)s.": "%(user)s 现在是%(role)s。",
     "%(user)s was removed.": "已移除 %(user)s。",
-    "You cannot remove yourself; ask another manager or an administrator.": "您不能移除自己，请联系其他管理者或管理员。",
+    "You cannot remove yourself; ask another manager or an administrator.": (
+        "您不能移除自己，请联系其他管理者或管理员。"
+    ),
     "Choose one or more files to upload.": "请选择一个或多个要上传的文件。",
     "“%(title)s” is being read again.": "正在重新读取《%(title)s》。",
     "“%(title)s” was deleted.": "已删除《%(title)s》。",
@@ -280,7 +284,9 @@ ZH_HANS: dict[str | tuple[str, str], str] = {
     ),
     "Pages of %(title)s": "《%(title)s》的页面",
     "Loading the PDF…": "正在加载 PDF…",
-    "The PDF viewer needs JavaScript; the file can be downloaded above.": "PDF 阅读器需要启用 JavaScript；可在上方下载文件。",
+    "The PDF viewer needs JavaScript; the file can be downloaded above.": (
+        "PDF 阅读器需要启用 JavaScript；可在上方下载文件。"
+    ),
     # login
     "Log in": "登录",
     "Your user name and password did not match. Please try again.": "用户名和密码不匹配，请重试。",
@@ -301,7 +307,9 @@ ZH_HANS: dict[str | tuple[str, str], str] = {
     "Search again with depth “deep”": "以“深度”模式重新检索",
     "Cites %(counter)s reference": "引用了 %(counter)s 篇文献",
     "Related:": "相关：",
-    "Nothing found. Try other words, another mode, or fewer filters.": "没有找到结果。请换个说法、换种模式或减少筛选条件。",
+    "Nothing found. Try other words, another mode, or fewer filters.": (
+        "没有找到结果。请换个说法、换种模式或减少筛选条件。"
+    ),
     "Mode": "模式",
     "asked for": "请求的是",
     "depth": "深度",
