@@ -57,19 +57,18 @@ def fill_block(block: str) -> str:
         return "\n".join(kept)
     context = _value(lines, "msgctxt")
     text = ZH_HANS.get((context, msgid) if context is not None else msgid, "")
-    head = [line for line in lines if not line.startswith("msgstr") and not _continues_msgstr(lines, line)]
+    head = [line for at, line in enumerate(lines) if not line.startswith("msgstr") and not _in_msgstr(lines, at)]
     head = [line for line in head if line != "#, fuzzy"]
     if _value(lines, "msgid_plural") is not None:
         return "\n".join([*head, f"msgstr[0] {_quote(text)}"])  # Chinese: nplurals=1
     return "\n".join([*head, f"msgstr {_quote(text)}"])
 
 
-def _continues_msgstr(lines: list[str], line: str) -> bool:
-    """A continuation line ("...") that belongs to a msgstr (msgstr comes last in an entry)."""
-    if not line.startswith('"'):
+def _in_msgstr(lines: list[str], at: int) -> bool:
+    """Line `at` is a continuation line ("...") of a msgstr (msgstr comes last in an entry)."""
+    if not lines[at].startswith('"'):
         return False
-    index = lines.index(line)
-    for earlier in reversed(lines[:index]):
+    for earlier in reversed(lines[:at]):
         if not earlier.startswith('"'):
             return earlier.startswith("msgstr")
     return False
