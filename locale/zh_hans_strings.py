@@ -372,3 +372,21 @@ ZH_HANS |= {
     "Uploads are kept, and read once it is back.": "已上传的文件会保留，队列恢复后即开始读取。",
     "Uploads are kept, and read as soon as a worker runs.": "已上传的文件会保留，一旦有后台任务进程运行即开始读取。",
 }
+
+ZH_HANS |= {
+    "“%(name)s” was stored, but the task queue cannot be reached right now; it will be read as soon as the queue is "
+    "back.": "《%(name)s》已保存，但目前无法连接任务队列；队列恢复后将立即读取。",
+    "“%(name)s” is already in this collection (same content); it was not added again.": (
+        "《%(name)s》已在本文集中（内容相同），未重复添加。"
+    ),
+    "“%(name)s” is being read again.": "正在重新读取《%(name)s》。",
+    "“%(name)s” was added and is being read.": "已添加《%(name)s》，正在读取。",
+    "“%(name)s”: files of type %(suffix)s are not supported; use %(kinds)s.": (
+        "《%(name)s》：不支持 %(suffix)s 类型的文件，请使用 %(kinds)s。"
+    ),
+    "(none)": "（无扩展名）",
+    "“%(name)s” is %(size)s MB; the limit is %(limit)s MB.": (
+        "《%(name)s》大小为 %(size)s MB，超过了 %(limit)s MB 的上限。"
+    ),
+    "“%(name)s” is empty.": "《%(name)s》是空文件。",
+}
