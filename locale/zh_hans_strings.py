@@ -390,3 +390,23 @@ ZH_HANS |= {
     ),
     "“%(name)s” is empty.": "《%(name)s》是空文件。",
 }
+
+# Access refusals (API error details and logs; the pages show the styled 403/404 instead).
+ZH_HANS |= {
+    "No such conversation.": "没有这个对话。",
+    "No such message.": "没有这条消息。",
+    "Editors and managers of this collection may change its documents.": "只有本文集的编辑者和管理者可以修改其文档。",
+    "Only managers of this collection may change its members.": "只有本文集的管理者可以修改其成员。",
+    "No such collection.": "没有这个文集。",
+    "No such document.": "没有这份文档。",
+}
+
+# Questions and searches refused.
+ZH_HANS |= {
+    "Type a question.": "请输入问题。",
+    "The question is too long (at most %(n)s characters).": "问题过长（最多 %(n)s 个字符）。",
+    "This conversation belongs to another collection.": "此对话属于另一个文集。",
+    "Type something to search for.": "请输入要检索的内容。",
+    "The query is too long (at most 1000 characters).": "检索词过长（最多 1000 个字符）。",
+    "year_from is after year_to.": "起始年份晚于截止年份。",
+}

@@ -110,13 +110,13 @@ def prepare(user: AnyUser, params: AskParams) -> Prepared:
         conversation, _ = get_conversation_for_user(user, params.conversation)
     question = " ".join((message.question if message else params.question).split())
     if not question:
-        raise InvalidQuestion("Type a question.")
+        raise InvalidQuestion(_("Type a question."))
     if len(question) > MAX_QUESTION_CHARS:
-        raise InvalidQuestion(f"The question is too long (at most {MAX_QUESTION_CHARS} characters).")
+        raise InvalidQuestion(_("The question is too long (at most %(n)s characters).") % {"n": MAX_QUESTION_CHARS})
     if conversation is not None:
         collection, _ = get_collection_for_user(user, conversation.collection.slug)
         if params.collection and params.collection != collection.slug:
-            raise InvalidQuestion("This conversation belongs to another collection.")
+            raise InvalidQuestion(_("This conversation belongs to another collection."))
         document = conversation.document
     else:
         if not params.collection:
