@@ -58,10 +58,17 @@ def fill_block(block: str) -> str:
     context = _value(lines, "msgctxt")
     text = ZH_HANS.get((context, msgid) if context is not None else msgid, "")
     head = [line for at, line in enumerate(lines) if not line.startswith("msgstr") and not _in_msgstr(lines, at)]
-    head = [line for line in head if line != "#, fuzzy"]
+    # A translation from the table replaces whatever msgmerge guessed, so the entry is no longer fuzzy.
+    head = [_unfuzzy(line) for line in head if line != "#, fuzzy" and not line.startswith("#|")]
     if _value(lines, "msgid_plural") is not None:
         return "\n".join([*head, f"msgstr[0] {_quote(text)}"])  # Chinese: nplurals=1
     return "\n".join([*head, f"msgstr {_quote(text)}"])
+
+
+def _unfuzzy(line: str) -> str:
+    if not line.startswith("#,"):
+        return line
+    return "#, " + ", ".join(flag.strip() for flag in line[2:].split(",") if flag.strip() != "fuzzy")
 
 
 def _in_msgstr(lines: list[str], at: int) -> bool:
