@@ -399,6 +399,9 @@ ZH_HANS |= {
     "Only managers of this collection may change its members.": "只有本文集的管理者可以修改其成员。",
     "No such collection.": "没有这个文集。",
     "No such document.": "没有这份文档。",
+    "This document is not ready: it is waiting to be read, being read, or could not be read.": (
+        "这份文档尚未就绪：正在等待读取、正在读取，或无法读取。"
+    ),
 }
 
 # Questions and searches refused.

@@ -107,7 +107,7 @@ class DocumentNotReady(Http404):
     viewer and the preview have nothing (their pages and passages exist only for a READY document)."""
 
     def __init__(self, document: Document) -> None:
-        super().__init__("This document is not ready: it is waiting to be read, being read, or could not be read.")
+        super().__init__(_("This document is not ready: it is waiting to be read, being read, or could not be read."))
         self.document = document
 
 
