@@ -302,12 +302,9 @@ def _answer_lines(result: dict, ids: bool) -> list[str]:
 
 def _source_lines(citation: Citation, ids: bool, with_quote: bool) -> list[str]:
     where = locator_label(citation)
-    title = citation.title or citation.source or _("document %(id)s") % {"id": citation.document_id}
-    place = (
-        " " + _("(document %(id)s, chunk %(chunk)s)") % {"id": citation.document_id, "chunk": citation.chunk_index}
-        if ids
-        else ""
-    )
+    title = citation.title or citation.source or f"document {citation.document_id}"
+    # Ids for a program (the MCP tool passes them on to a preview): the same words in every language.
+    place = f" (document {citation.document_id}, chunk {citation.chunk_index})" if ids else ""
     lines = [f"[{citation.n}] {title}" + (f" — {where}" if where else "") + place]
     if with_quote and citation.quote:
         lines.append(f"    “{citation.quote}”")
