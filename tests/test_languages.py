@@ -12,6 +12,7 @@ from django.utils import translation
 from django.views.defaults import server_error
 
 from apps.accounts.models import Profile
+from tests.citations.cited_answer import cited_message
 
 pytestmark = pytest.mark.django_db
 
@@ -141,3 +142,16 @@ def test_the_500_page_renders_without_a_request_context_in_both_languages(langua
     body = response.content.decode()
     assert response.status_code == 500
     assert f'<html lang="{language}">' in body and f"<h1>{words}</h1>" in body and "portal.css" in body
+
+
+@pytest.mark.parametrize(
+    ("accept", "date_pattern"),
+    [
+        (ENGLISH_BROWSER, r"\b\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d\b"),  # 7 Dec 2026, 14:05
+        (CHINESE_BROWSER, r"\d{4}年\d{1,2}月\d{1,2}日 \d\d:\d\d"),  # 2026年12月7日 14:05
+    ],
+)
+def test_dates_follow_the_interface_language(page_client_for, personas, document, accept, date_pattern):
+    cited_message(personas["manager"], [(document.chunks.get(), "hello world")])
+    body = page_client_for("manager").get(reverse("conversation-list"), HTTP_ACCEPT_LANGUAGE=accept).content.decode()
+    assert re.search(date_pattern, body), body[body.find("<table") :][:600]
