@@ -20,6 +20,8 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import InterfaceError, OperationalError
 from django.http import Http404
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
@@ -28,14 +30,16 @@ from rest_framework.views import set_rollback
 
 logger = logging.getLogger(__name__)
 
-MESSAGE = "The database is unavailable for a moment; try again shortly."
+# Plain strings, marked for translation (gettext_noop) and translated where they are shown: tests and callers
+# compare and search them as str.
+MESSAGE = gettext_noop("The database is unavailable for a moment; try again shortly.")
 
 
 class DatabaseUnavailable(exceptions.APIException):
     """What the exception handler below (and portal.middleware for pages) turns a lost database connection into."""
 
     status_code = 503
-    default_detail = MESSAGE
+    default_detail = _(MESSAGE)
     default_code = "database_unavailable"
 
 
@@ -47,10 +51,11 @@ class RequestTooLarge(exceptions.APIException):
 
     def __init__(self) -> None:
         limit_mb = settings.DATA_UPLOAD_MAX_MEMORY_SIZE / (1024 * 1024)
-        super().__init__(f"The request body is larger than the {limit_mb:g} MB this portal accepts.")
+        detail = _("The request body is larger than the %(limit)s MB this portal accepts.")
+        super().__init__(detail % {"limit": f"{limit_mb:g}"})
 
 
-TOO_MANY_FIELDS = "The request has more fields or files than this portal accepts."
+TOO_MANY_FIELDS = gettext_noop("The request has more fields or files than this portal accepts.")
 
 
 def request_refusal(exception: BaseException) -> exceptions.APIException | None:
@@ -58,7 +63,7 @@ def request_refusal(exception: BaseException) -> exceptions.APIException | None:
     if isinstance(exception, RequestDataTooBig):
         return RequestTooLarge()
     if isinstance(exception, TooManyFieldsSent | TooManyFilesSent):
-        return exceptions.ParseError(TOO_MANY_FIELDS)
+        return exceptions.ParseError(_(TOO_MANY_FIELDS))
     return None
 
 

@@ -18,13 +18,15 @@ import time
 from dataclasses import dataclass
 
 from celery import bootsteps
+from django.utils.translation import gettext, gettext_noop
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT_INTERVAL = 5.0  # seconds between two beats of a worker
 HEARTBEAT_STALE = 20.0  # a worker that has not beaten for this long counts as gone (several beats missed)
-PAUSED = "Ingestion is paused: no worker is running"
-BROKER_AWAY = "Ingestion is paused: the task queue cannot be reached"
+# Marked for translation; the pages and the API say them in the request's language (Ingestion.reason).
+PAUSED = gettext_noop("Ingestion is paused: no worker is running")
+BROKER_AWAY = gettext_noop("Ingestion is paused: the task queue cannot be reached")
 
 _clients: dict[str, object] = {}
 
@@ -99,14 +101,14 @@ class Ingestion:
     @property
     def reason(self) -> str:
         if not self.broker_reachable:
-            return BROKER_AWAY
-        return PAUSED if self.workers == 0 else ""
+            return gettext(BROKER_AWAY)
+        return gettext(PAUSED) if self.workers == 0 else ""
 
     @property
     def hint(self) -> str:
         if not self.broker_reachable:
-            return "Uploads are kept, and read once it is back."
-        return "Uploads are kept, and read as soon as a worker runs." if self.workers == 0 else ""
+            return gettext("Uploads are kept, and read once it is back.")
+        return gettext("Uploads are kept, and read as soon as a worker runs.") if self.workers == 0 else ""
 
 
 def ingestion_status(queue: str | None = None) -> Ingestion:

@@ -16,6 +16,7 @@ from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooMany
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 
 from portal.api_errors import (
@@ -53,13 +54,13 @@ class DatabaseUnavailableMiddleware:
             response: HttpResponse = JsonResponse(error_body(DatabaseUnavailable()), status=503)
         else:
             # Rendered without the request: base.html would ask the database for the user and fail again.
-            response = HttpResponse(render_to_string("503.html", {"message": MESSAGE}), status=503)
+            response = HttpResponse(render_to_string("503.html", {"message": _(MESSAGE)}), status=503)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
 
 
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
-_TITLES = {400: "This request cannot be read", 413: "This request is too large"}
+_TITLES = {400: _("This request cannot be read"), 413: _("This request is too large")}
 
 
 def _form_pairs(request: HttpRequest) -> list[tuple[str, str]]:

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "apps.accounts",
     "apps.documents",
     "apps.retrieval",
     "apps.citations",
@@ -63,6 +64,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the session's choice, else the browser's Accept-Language (zh-CN, zh, zh-Hans: zh-hans).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -74,6 +77,9 @@ MIDDLEWARE = [
     # session; inside the middleware above, so its 400 and 413 answers carry their security headers too.
     "portal.middleware.RequestInputMiddleware",
     "portal.middleware.DatabaseUnavailableMiddleware",
+    # A person's chosen language (switch or profile) wins over the browser's. It reads the session and the user, so
+    # it comes after authentication and inside DatabaseUnavailableMiddleware (a database away answers 503).
+    "apps.accounts.middleware.ProfileLanguageMiddleware",
 ]
 
 ROOT_URLCONF = "portal.urls"
@@ -92,6 +98,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 # `ingestion`: whether a worker is alive (read from Redis only by a page that shows it).
                 "portal.heartbeat.ingestion_context",
+                "django.template.context_processors.i18n",
             ],
         },
     },
@@ -336,7 +343,13 @@ CONTENT_SECURITY_POLICY = {
 }
 SECURE_CONTENT_TYPE_NOSNIFF = True
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The two languages of the portal's teams and documents; every user-facing word exists in both (design.md,
+# "Links and languages"). The compiled catalogs (.mo) are committed: no GNU gettext is needed to run.
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and numbers follow the active language (always localised since Django 5); the English date format is ours.
+FORMAT_MODULE_PATH = ["portal.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -1,8 +1,10 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView
 
+from apps.accounts.views import set_language
 from apps.citations import api as conversation_api
 from apps.citations import document_api
 from apps.retrieval import api
@@ -41,6 +43,9 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/token/", views.api_token, name="api-token"),
+    path("accounts/language/", set_language, name="set-language"),
+    # The JavaScript side of the translations (static/js/*.js call gettext): a script file, no inline code (CSP).
+    path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="javascript-catalog"),
     path("healthz", views.healthz, name="healthz"),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from rest_framework.authtoken.models import Token
@@ -20,7 +21,7 @@ def api_token(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         Token.objects.filter(user=request.user).delete()
         Token.objects.create(user=request.user)
-        messages.success(request, "A new API token was created; the previous one no longer works.")
+        messages.success(request, _("A new API token was created; the previous one no longer works."))
         return redirect("api-token")
     token = Token.objects.filter(user=request.user).first()
     return render(request, "account/api_token.html", {"token": token})

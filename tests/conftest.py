@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
+from django.utils import translation
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -193,6 +194,15 @@ def _worker_is_idle(app) -> bool:
     busy = [task for tasks in (inspect.active() or {}).values() for task in tasks]
     busy += [task for tasks in (inspect.reserved() or {}).values() for task in tasks]
     return not busy
+
+
+@pytest.fixture(autouse=True)
+def _default_language_after_test():
+    """Each test starts in the default language (English). Django activates a request's language in the thread
+    that serves it and leaves it active, so a test client's Chinese request would otherwise make the next test's
+    own calls (a locator label, a message) Chinese."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -38,7 +38,18 @@ METHODS = ("get", "post", "put", "patch", "delete")
 MISSING_SLUG, MISSING_ID = "no-such-collection", 987654321
 
 # Pages anyone may open: they carry no collection's content (the log-in form, the API's description).
-PUBLIC = {"login", "logout", "api-schema", "api-docs", "admin:login", "admin:logout", "admin:jsi18n", "healthz"}
+PUBLIC = {
+    "login",
+    "logout",
+    "api-schema",
+    "api-docs",
+    "admin:login",
+    "admin:logout",
+    "admin:jsi18n",
+    "healthz",
+    "set-language",
+    "javascript-catalog",
+}
 # GET endpoints that show no document content even to a manager, and why.
 NO_CONTENT = {
     "login": "the log-in form",
@@ -47,6 +58,8 @@ NO_CONTENT = {
     "api-schema": "describes the API, holds no data",
     "api-docs": "describes the API, holds no data",
     "healthz": "whether the services are up, for load balancers",
+    "set-language": "POST only: the interface language",
+    "javascript-catalog": "the interface's translations for JavaScript",
     "api-collection-list": "collection names and counts only",
     "collection-list": "collection names and counts only",
     "api-document-references": "the test document is plain text: no reference list",

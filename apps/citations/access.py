@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from apps.citations.models import Conversation, Message
 from apps.documents.access import AnyUser, readable_collections
@@ -31,7 +32,7 @@ def get_conversation_for_user(user: AnyUser, conversation_id: int | str) -> tupl
     try:
         conversation = conversations_for_user(user).select_related("collection").get(pk=int(conversation_id))
     except (Conversation.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such conversation.") from None
+        raise Http404(_("No such conversation.")) from None
     return conversation, ConversationRights()
 
 
@@ -44,5 +45,5 @@ def get_message_for_user(user: AnyUser, message_id: int | str) -> tuple[Message,
             .get(pk=int(message_id))
         )
     except (Message.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such message.") from None
+        raise Http404(_("No such message.")) from None
     return message, ConversationRights()

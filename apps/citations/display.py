@@ -10,11 +10,14 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
+from django.utils import translation
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apps.citations.answers.citation import Citation, stored_citations
-from apps.citations.answers.language import phrase
+from apps.citations.answers.language import interface_language, phrase
 from apps.citations.answers.store import with_status
 from apps.citations.models import Message
 from apps.documents.locators import locator_label, place_label, viewer_url
@@ -25,12 +28,18 @@ _MARKER = re.compile(r"\[(\d+)\]")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 
+# Lazy: a card's words are those of its answer's language, active when the card is made (present()).
 PRECISION_WORDS = {
-    "bbox": "located on the page, passage highlighted",
-    "paragraph": "located to the paragraph",
-    "file": "located to the file only (no page or paragraph known)",
+    "bbox": gettext_lazy("located on the page, passage highlighted"),
+    "paragraph": gettext_lazy("located to the paragraph"),
+    "file": gettext_lazy("located to the file only (no page or paragraph known)"),
 }
 LABEL_CLASSES = {"unsupported": "is-unsupported", "not from the library": "is-unsourced"}
+# A claim's label is stored in English (the support check's word); it is shown in the answer's language.
+LABEL_WORDS = {
+    "unsupported": gettext_lazy("unsupported"),
+    "not from the library": gettext_lazy("not from the library"),
+}
 
 
 def _badge(n: int, citation: Citation, message_id: int, quote: str = "") -> SafeString:
@@ -86,7 +95,7 @@ def answer_html(answer: str, sentences: list[dict], by_n: dict[int, Citation], m
                     '<span class="claim {}">{} <span class="claim-label">{}</span></span>',
                     LABEL_CLASSES.get(label, "is-unsupported"),
                     claim,
-                    label,
+                    LABEL_WORDS.get(label, label),
                 )
             if row.get("citations"):
                 # The claim's number: a badge clicked inside it opens the viewer at this claim's own quote (ask.js
@@ -101,10 +110,10 @@ def answer_html(answer: str, sentences: list[dict], by_n: dict[int, Citation], m
 
 def _open_label(citation: Citation) -> str:
     if citation.status == "changed":
-        return "open the document"
+        return _("open the document")
     # "open at p. 4", "open at line 12", "open at paragraph 21": the first page, line or paragraph of the place.
     place = place_label(citation, first_only=True)
-    return f"open at {place}" if place else "open"
+    return _("open at %(place)s") % {"place": place} if place else _("open")
 
 
 def _in_answer(citation: Citation, message_id: int) -> str:
@@ -142,11 +151,11 @@ def card(citation: Citation, message_id: int, zotero_keys: dict[int, str], cited
         zotero = f"zotero://open-pdf/library/items/{quote(key)}"
         if citation.page:
             zotero += f"?page={citation.page}"
-    precision = PRECISION_WORDS.get(citation.locator_precision, citation.locator_precision)
+    precision = str(PRECISION_WORDS.get(citation.locator_precision, citation.locator_precision))
     if citation.locator_degraded:
-        precision += " (approximate: a finer place was not available)"
+        precision += " " + _("(approximate: a finer place was not available)")
     if citation.ocr:
-        precision += " · text recognised by OCR"
+        precision += " · " + _("text recognised by OCR")
     return {
         "c": citation,
         "anchor": f"{'cite' if cited else 'topic'}-{message_id}-{citation.n}",
@@ -158,6 +167,7 @@ def card(citation: Citation, message_id: int, zotero_keys: dict[int, str], cited
         "open_label": _open_label(citation),
         "zotero_url": zotero,
         "status": citation.status,
+        "status_note": _(citation.status_note) if citation.status_note else "",
     }
 
 
@@ -168,12 +178,29 @@ def present(
     topic_passages: list[Citation] | None = None,
 ) -> dict:
     """Everything the message partial (citations/_message.html) shows for one stored question and answer.
-    `topic_passages`: an unanswered question's passages on the topic, with their status (stored results only)."""
+    `topic_passages`: an unanswered question's passages on the topic, with their status (stored results only).
+
+    The answer's fixed words (card places, "open at …", claim labels) are in the answer's language, whatever the
+    interface's: the template renders them under `language` too."""
     result = message.result or {}
+    language = interface_language(result.get("language", "en"))
+    with translation.override(language):
+        return _present(message, result, citations, zotero_keys, topic_passages, language)
+
+
+def _present(
+    message: Message,
+    result: dict,
+    citations: list[Citation],
+    zotero_keys: dict[int, str],
+    topic_passages: list[Citation] | None,
+    language: str,
+) -> dict:
     by_n = {c.n: c for c in citations}
     answered = result.get("answered", bool(citations))
     return {
         "message": message,
+        "language": language,
         "question": message.question,
         "answered": answered,
         "answer_html": answer_html(result.get("answer", message.answer), result.get("sentences", []), by_n, message.pk),
@@ -230,6 +257,12 @@ def answer_text(result: dict, *, ids: bool = False) -> list[str]:
     with the quote of each source it cites (its own, as its badges show it); the sources that disagree, each with
     its quotes; the sources; or, for a question the documents do not answer, the passages on the topic with their
     quotes. `ids`: name each source's document and chunk, which a program passes on to a preview."""
+    # The fixed words ("Sources:") in the answer's language, as on the page.
+    with translation.override(interface_language(result.get("language", "en"))):
+        return _answer_lines(result, ids)
+
+
+def _answer_lines(result: dict, ids: bool) -> list[str]:
     lines = [result["answer"]]
     by_n = {c.n: c for c in stored_citations(result)}
     quoted: set[int] = set()
@@ -246,7 +279,7 @@ def answer_text(result: dict, *, ids: bool = False) -> list[str]:
         return out
 
     if result.get("answered", True) and result.get("sentences"):
-        lines.append("\nClaims and their quotes:")
+        lines.append("\n" + _("Claims and their quotes:"))
         for row in result["sentences"]:
             lines += claim_lines(row, "- ")
     if result.get("conflicts"):
@@ -254,7 +287,7 @@ def answer_text(result: dict, *, ids: bool = False) -> list[str]:
         for row in result["conflicts"]:
             lines += claim_lines(row, "- ")
     if by_n:
-        lines.append("\nSources:")
+        lines.append("\n" + _("Sources:"))
     for c in by_n.values():
         lines += _source_lines(c, ids, with_quote=c.n not in quoted)
     if not result.get("answered", True) and (on_topic := stored_citations(result, "topic_passages")):
@@ -270,6 +303,7 @@ def answer_text(result: dict, *, ids: bool = False) -> list[str]:
 def _source_lines(citation: Citation, ids: bool, with_quote: bool) -> list[str]:
     where = locator_label(citation)
     title = citation.title or citation.source or f"document {citation.document_id}"
+    # Ids for a program (the MCP tool passes them on to a preview): the same words in every language.
     place = f" (document {citation.document_id}, chunk {citation.chunk_index})" if ids else ""
     lines = [f"[{citation.n}] {title}" + (f" — {where}" if where else "") + place]
     if with_quote and citation.quote:

@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db.models import F, QuerySet, Value
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from apps.documents.models import Collection, Document, DocumentStatus, Membership, Role
 
@@ -27,11 +28,11 @@ class Rights:
 
     def require_edit(self) -> None:
         if not self.can_edit:
-            raise PermissionDenied("Editors and managers of this collection may change its documents.")
+            raise PermissionDenied(_("Editors and managers of this collection may change its documents."))
 
     def require_manage(self) -> None:
         if not self.can_manage:
-            raise PermissionDenied("Only managers of this collection may change its members.")
+            raise PermissionDenied(_("Only managers of this collection may change its members."))
 
 
 _RIGHTS_BY_ROLE = {
@@ -84,7 +85,7 @@ def get_collection_for_user(user: AnyUser, slug: str) -> tuple[Collection, Right
     readable = _readable(Collection.objects.filter(slug=str(slug)), user, "memberships")
     collection = readable.first() if readable is not None else None
     if collection is None:
-        raise Http404("No such collection.")
+        raise Http404(_("No such collection."))
     return collection, _rights_of(collection.access_role)
 
 
@@ -92,12 +93,12 @@ def get_document_for_user(user: AnyUser, document_id: int | str) -> tuple[Docume
     try:
         pk = int(document_id)
     except (ValueError, TypeError):
-        raise Http404("No such document.") from None
+        raise Http404(_("No such document.")) from None
     documents = Document.objects.select_related("collection").filter(pk=pk)
     readable = _readable(documents, user, "collection__memberships")
     document = readable.first() if readable is not None else None
     if document is None:
-        raise Http404("No such document.")
+        raise Http404(_("No such document."))
     return document, _rights_of(document.access_role)
 
 
@@ -106,7 +107,7 @@ class DocumentNotReady(Http404):
     viewer and the preview have nothing (their pages and passages exist only for a READY document)."""
 
     def __init__(self, document: Document) -> None:
-        super().__init__("This document is not ready: it is waiting to be read, being read, or could not be read.")
+        super().__init__(_("This document is not ready: it is waiting to be read, being read, or could not be read."))
         self.document = document
 
 

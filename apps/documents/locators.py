@@ -13,6 +13,8 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 if TYPE_CHECKING:
     from apps.documents.models import Chunk
@@ -87,16 +89,22 @@ def place_label(placed: Placed, *, first_only: bool = False) -> str:
     """The finest place the passage has, as a person counts it: "p. 4", "lines 12–18" (text files), "rows 2–40"
     (spreadsheets), "paragraph 12" (Word documents); "" when only the file is known. `first_only`: where it
     starts ("line 12"), for a link that opens there."""
+    # The words come from the active language (the answer's, for a card: citations.display), one pair of
+    # patterns a unit so each language orders number and word its own way ("p. 4", "第 4 页").
     if placed.page:
-        return _span("p.", "pp.", placed.page, placed.page_end, first_only)
+        return _span(_("p. %(n)s"), _("pp. %(first)s–%(last)s"), placed.page, placed.page_end, first_only)
     if placed.line_start:
         # Text files are cited by line, as their viewer highlights them; spreadsheets by their own row numbers.
-        one, many = ("row", "rows") if getattr(placed, "doc_type", "") == "xlsx" else ("line", "lines")
+        if getattr(placed, "doc_type", "") == "xlsx":
+            one, many = pgettext("spreadsheet", "row %(n)s"), pgettext("spreadsheet", "rows %(first)s–%(last)s")
+        else:
+            one, many = _("line %(n)s"), _("lines %(first)s–%(last)s")
         return _span(one, many, placed.line_start, placed.line_end, first_only)
     if placed.para_start is not None:
         # Paragraph ordinals are counted from 0 in the index; people count from 1.
         last = placed.para_end if placed.para_end is not None else placed.para_start
-        return _span("paragraph", "paragraphs", placed.para_start + 1, last + 1, first_only)
+        one, many = _("paragraph %(n)s"), _("paragraphs %(first)s–%(last)s")
+        return _span(one, many, placed.para_start + 1, last + 1, first_only)
     return ""
 
 
@@ -114,5 +122,5 @@ def viewer_url(document_id: int, chunk_index: int, message_id: int | None = None
 
 def _span(one: str, many: str, first: int, last: int | None, first_only: bool) -> str:
     if first_only or not last or last == first:
-        return f"{one} {first}"
-    return f"{many} {first}–{last}"
+        return one % {"n": first}
+    return many % {"first": first, "last": last}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from pgvector.django import VectorField
 
 
@@ -31,9 +32,9 @@ class Collection(models.Model):
 
 
 class Role(models.TextChoices):
-    VIEWER = "viewer", "Viewer"
-    EDITOR = "editor", "Editor"
-    MANAGER = "manager", "Manager"
+    VIEWER = "viewer", _("Viewer")
+    EDITOR = "editor", _("Editor")
+    MANAGER = "manager", _("Manager")
 
 
 class Membership(models.Model):
@@ -51,10 +52,10 @@ class Membership(models.Model):
 
 
 class DocumentStatus(models.TextChoices):
-    PENDING = "pending", "Waiting"
-    PROCESSING = "processing", "Processing"
-    READY = "ready", "Ready"
-    FAILED = "failed", "Failed"
+    PENDING = "pending", _("Waiting")
+    PROCESSING = "processing", _("Processing")
+    READY = "ready", _("Ready")
+    FAILED = "failed", _("Failed")
 
 
 def _upload_path(instance: Document, filename: str) -> str:
@@ -131,14 +132,14 @@ class Document(models.Model):
 
 
 class JobStage(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    PARSE = "parse", "Reading the file"
-    OCR = "ocr", "Recognising text (OCR)"  # pages without a text layer, counted page by page while reading
-    CHUNK = "chunk", "Splitting into passages"
-    EMBED = "embed", "Embedding passages"
-    INDEX = "index", "Indexing"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    PARSE = "parse", _("Reading the file")
+    OCR = "ocr", _("Recognising text (OCR)")  # pages without a text layer, counted page by page while reading
+    CHUNK = "chunk", _("Splitting into passages")
+    EMBED = "embed", _("Embedding passages")
+    INDEX = "index", _("Indexing")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
 
 
 class IngestJob(models.Model):
@@ -198,7 +199,11 @@ class IngestJob(models.Model):
         """The stage in words, with its count where one is known: "Embedding passages 640 / 9,281"."""
         label = self.get_stage_display()
         if self.stage == JobStage.OCR and self.total:
-            return f"{label} {self.done:,} / {self.total:,} pages"
+            return _("%(stage)s %(done)s / %(total)s pages") % {
+                "stage": label,
+                "done": f"{self.done:,}",
+                "total": f"{self.total:,}",
+            }
         if self.stage in (JobStage.EMBED, JobStage.INDEX) and self.total:
             return f"{label} {self.done:,} / {self.total:,}"
         return label
@@ -227,9 +232,9 @@ class StagedChunk(models.Model):
 
 
 class LocatorPrecision(models.TextChoices):
-    BBOX = "bbox", "Page and rectangles"
-    PARAGRAPH = "paragraph", "Paragraphs"
-    FILE = "file", "Whole file"
+    BBOX = "bbox", _("Page and rectangles")
+    PARAGRAPH = "paragraph", _("Paragraphs")
+    FILE = "file", _("Whole file")
 
 
 class Chunk(models.Model):

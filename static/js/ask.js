@@ -5,6 +5,13 @@
 (function () {
   "use strict";
 
+  // Words come from Django's JavaScript catalog (/jsi18n/, loaded by base.html); untranslated without it.
+  const gettext = window.gettext || function (text) { return text; };
+  const ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
+  const interpolate = window.interpolate || function (text, values, named) {
+    return text.replace(/%\(\w+\)s/g, function (m) { return values[m.slice(2, -2)]; });
+  };
+
   function csrfToken(form) {
     const input = form.querySelector("input[name=csrfmiddlewaretoken]");
     return input ? input.value : "";
@@ -78,11 +85,15 @@
     const list = slot.querySelector(".evidence-list");
     list.replaceChildren();
     slot.querySelector(".stream-state").textContent = evidence.length
-      ? "Reading " + evidence.length + " passage" + (evidence.length === 1 ? "" : "s") + "…"
-      : "No passage found; answering…";
+      ? interpolate(
+        ngettext("Reading %(count)s passage…", "Reading %(count)s passages…", evidence.length),
+        { count: evidence.length },
+        true,
+      )
+      : gettext("No passage found; answering…");
     for (const item of evidence) {
       const line = element("li", "", item.title || item.source);
-      const where = item.page ? "p. " + item.page : item.section || "";
+      const where = item.page ? interpolate(gettext("p. %(n)s"), { n: item.page }, true) : item.section || "";
       if (where) line.append(" ", element("span", "muted", "(" + where + ")"));
       list.append(line);
     }
@@ -94,7 +105,7 @@
     const slot = element("article", "message-block is-streaming");
     const head = element("header", "message-head");
     head.append(element("h2", "message-question", question));
-    const state = element("p", "stream-state muted small", "Searching…");
+    const state = element("p", "stream-state muted small", gettext("Searching…"));
     state.setAttribute("role", "status");
     const answer = element("div", "answer");
     answer.setAttribute("aria-live", "polite");
@@ -138,7 +149,7 @@
       } else if (event.kind === "text") {
         text = "text" in event.data ? event.data.text : text + (event.data.delta || "");
         order = event.data.order || order;
-        slot.querySelector(".stream-state").textContent = "Writing…";
+        slot.querySelector(".stream-state").textContent = gettext("Writing…");
         showText(slot.querySelector(".answer"), text, source);
       } else if (event.kind === "citation") {
         // A finished sentence got its citation (the LLM path): the whole text so far, with the new badge.
@@ -177,7 +188,7 @@
     link.href = url.split("#")[0];
     const item = element("li");
     // The same line the page draws for older conversations (templates/citations/ask.html).
-    item.append(link, " ", element("span", "muted small", "1 question · just now"));
+    item.append(link, " ", element("span", "muted small", gettext("1 question · just now")));
     list.prepend(item);
   }
 
@@ -217,8 +228,8 @@
         // says so and links there, so a page that cannot load either is not left saying "Writing…".
         const url = source.dataset.conversationsUrl + finish.conversation + "/#message-" + finish.message;
         const state = slot.querySelector(".stream-state");
-        state.textContent = "The answer is saved but could not be shown here: ";
-        const link = element("a", "", "open it in its conversation");
+        state.textContent = gettext("The answer is saved but could not be shown here: ");
+        const link = element("a", "", gettext("open it in its conversation"));
         link.href = url;
         state.append(link);
         slot.classList.remove("is-streaming");

@@ -11,6 +11,9 @@
 // panel opens its page.
 (function () {
   "use strict";
+
+  // Words come from Django's JavaScript catalog (/jsi18n/, loaded by base.html); untranslated without it.
+  const gettext = window.gettext || function (text) { return text; };
   const article = document.getElementById("doc-viewer");
   const targetNode = document.getElementById("viewer-target");
   if (!article || !targetNode) return;
@@ -202,7 +205,9 @@
     const blocks = locate(locator);
     note.hidden = blocks.length > 0;
     if (!blocks.length) {
-      note.textContent = "This passage cannot be placed exactly in this view of the document; its text is in the panel.";
+      note.textContent = gettext(
+        "This passage cannot be placed exactly in this view of the document; its text is in the panel.",
+      );
       return;
     }
     for (const block of blocks) block.classList.add(HIGHLIGHT);
@@ -257,6 +262,8 @@
   if (target && onThisPage(target)) show(target, false);
   else if (target && note) {
     note.hidden = false;
-    note.textContent = "The cited passage is on another page of this document; choose it in the panel to go there.";
+    note.textContent = gettext(
+      "The cited passage is on another page of this document; choose it in the panel to go there.",
+    );
   }
 })();

@@ -3,19 +3,20 @@
 // same keys as #viewer-target), which the PDF and document viewers listen for.
 (function () {
   "use strict";
+
+  // Words come from Django's JavaScript catalog (/jsi18n/, loaded by base.html); untranslated without it.
+  const gettext = window.gettext || function (text) { return text; };
+  const interpolate = window.interpolate || function (text, values) {
+    return text.replace(/%\(\w+\)s/g, function (m) { return values[m.slice(2, -2)]; });
+  };
   const panel = document.getElementById("viewer-panel");
   const targetNode = document.getElementById("viewer-target");
   if (!panel || !targetNode) return;
   const target = JSON.parse(targetNode.textContent);
   if (!target) return;
   const list = panel.querySelector(".panel-chunks");
-  // Words through the JavaScript catalog when the page has one (Django's javascript-catalog view), else English.
-  const gettext = window.gettext || function (text) { return text; };
-  const interpolate = window.interpolate || function (format, values) {
-    return format.replace(/%s/g, function () { return String(values.shift()); });
-  };
   function passageLabel(number) {
-    return interpolate(gettext("passage %s"), [number]);
+    return interpolate(gettext("passage %(n)s"), { n: number }, true);
   }
 
   // The quote a citation was made for scrolls inside its own short box when it is long: the box then takes the

@@ -152,7 +152,14 @@ function fail(error) {
   root.dataset.state = "error";
   const message = document.createElement("p");
   message.className = "error pdf-error";
-  message.textContent = `The PDF could not be shown (${error?.message || error}). The file can still be downloaded.`;
+  // Django's JavaScript catalog (/jsi18n/, a classic script run before this module) translates; English without it.
+  const gettext = window.gettext || ((text) => text);
+  const interpolate = window.interpolate || ((text, values) => text.replace(/%\((\w+)\)s/g, (m, name) => values[name]));
+  message.textContent = interpolate(
+    gettext("The PDF could not be shown (%(error)s). The file can still be downloaded."),
+    { error: error?.message || error },
+    true,
+  );
   scroller.replaceChildren(message);
   toolbar.hidden = true;
   throw error;

@@ -9,8 +9,9 @@ import io
 
 import pytest
 from django.core.management import call_command
+from django.utils import translation
 
-from apps.citations.answers.language import phrase
+from apps.citations.answers.language import interface_language, phrase
 from apps.citations.models import Message
 from apps.documents.locators import Locator, locator_label
 from apps.documents.services.bulk import TextItem, add_texts
@@ -93,7 +94,9 @@ def test_an_unanswered_question_prints_the_passages_on_the_topic(library, questi
     assert lines[0] == phrase(language, "no_answer")
     heading = lines.index(phrase(language, "topic_passages"))
     for k, passage in enumerate(result["topic_passages"]):
-        where = locator_label(Locator.from_fields(passage))
+        # the place in the answer's language, as all its fixed words ("line 1", "第 1 行")
+        with translation.override(interface_language(language)):
+            where = locator_label(Locator.from_fields(passage))
         assert where, passage
         assert lines[heading + 1 + 2 * k] == f"[{passage['n']}] {passage['title']} — {where}"
         assert lines[heading + 2 + 2 * k] == f"    “{passage['quote']}”"

@@ -41,5 +41,15 @@ def detect(text: str) -> str:
     return "zh" if han and han * 5 >= latin else "en"
 
 
+# The interface language (settings.LANGUAGES) whose catalog holds an answer language's fixed words.
+INTERFACE_LANGUAGES = {"zh": "zh-hans", "en": "en"}
+
+
+def interface_language(language: str) -> str:
+    """The Django language code to render an answer of `language` ("zh", "en") in: its fixed words follow the
+    answer, not the person's interface."""
+    return INTERFACE_LANGUAGES.get(language, "en")
+
+
 def phrase(language: str, key: str) -> str:
     return PHRASES.get(language, PHRASES["en"])[key]

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from django.conf import settings
 from django.db import transaction
 from django.http import Http404
+from django.utils.translation import gettext
 
 from apps.citations.access import get_conversation_for_user, get_message_for_user
 from apps.citations.answers import lists
@@ -110,13 +111,14 @@ def prepare(user: AnyUser, params: AskParams) -> Prepared:
         conversation, _ = get_conversation_for_user(user, params.conversation)
     question = " ".join((message.question if message else params.question).split())
     if not question:
-        raise InvalidQuestion("Type a question.")
+        raise InvalidQuestion(gettext("Type a question."))
     if len(question) > MAX_QUESTION_CHARS:
-        raise InvalidQuestion(f"The question is too long (at most {MAX_QUESTION_CHARS} characters).")
+        too_long = gettext("The question is too long (at most %(n)s characters).")
+        raise InvalidQuestion(too_long % {"n": MAX_QUESTION_CHARS})
     if conversation is not None:
         collection, _ = get_collection_for_user(user, conversation.collection.slug)
         if params.collection and params.collection != collection.slug:
-            raise InvalidQuestion("This conversation belongs to another collection.")
+            raise InvalidQuestion(gettext("This conversation belongs to another collection."))
         document = conversation.document
     else:
         if not params.collection:

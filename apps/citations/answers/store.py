@@ -15,16 +15,20 @@ from __future__ import annotations
 from dataclasses import replace
 
 from django.urls import reverse
+from django.utils.translation import gettext_noop
 
 from apps.citations.answers.citation import Citation, Status, text_hash
 from apps.documents.locators import Locator, page_size_of, viewer_url
 from apps.documents.models import Chunk, Document
 
+# Stored and served in English (the API's status_note); a card shows them in its answer's language (display.card).
 NOTES: dict[Status, str] = {
     "current": "",
-    "moved": "The document was re-ingested after this answer; the same passage was found again and is linked.",
-    "changed": "The document was re-ingested after this answer and this passage is no longer in it.",
-    "deleted": "The document was deleted after this answer.",
+    "moved": gettext_noop(
+        "The document was re-ingested after this answer; the same passage was found again and is linked."
+    ),
+    "changed": gettext_noop("The document was re-ingested after this answer and this passage is no longer in it."),
+    "deleted": gettext_noop("The document was deleted after this answer."),
 }
 
 

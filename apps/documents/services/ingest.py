@@ -14,6 +14,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from apps.documents.models import Chunk, Document, DocumentStatus, IngestJob, JobStage
 from apps.documents.parsing import ChunkDraft, ParseError
@@ -37,7 +38,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 # IngestJob.error of a job whose message never reached the broker (Redis was away when it was made).
-NOT_QUEUED = "Not queued yet: the task queue could not be reached. Reading starts as soon as it is back."
+# Marked for translation, translated where a person sees it (views.documents); plain str for the API and logs.
+NOT_QUEUED = gettext_noop("Not queued yet: the task queue could not be reached. Reading starts as soon as it is back.")
 
 
 def ingest_enqueue(document: Document) -> IngestJob:

@@ -10,6 +10,7 @@ from typing import IO
 from django.conf import settings
 from django.core.files import File
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from apps.documents.models import Collection, Document, DocumentStatus
 from apps.documents.parsing import SUPPORTED_EXTENSIONS
@@ -33,15 +34,17 @@ class AddResult:
     def message(self) -> str:
         name = self.document.display_title
         if not self.queued:
-            return (
-                f"“{name}” was stored, but the task queue cannot be reached right now; "
+            return _(
+                "“%(name)s” was stored, but the task queue cannot be reached right now; "
                 "it will be read as soon as the queue is back."
-            )
+            ) % {"name": name}
         if self.outcome == "duplicate":
-            return f"“{name}” is already in this collection (same content); it was not added again."
+            return _("“%(name)s” is already in this collection (same content); it was not added again.") % {
+                "name": name
+            }
         if self.outcome == "reingested":
-            return f"“{name}” is being read again."
-        return f"“{name}” was added and is being read."
+            return _("“%(name)s” is being read again.") % {"name": name}
+        return _("“%(name)s” was added and is being read.") % {"name": name}
 
 
 def _sha256(fileobj: IO[bytes]) -> tuple[str, int]:
@@ -58,12 +61,18 @@ def check_upload(name: str, size: int) -> None:
     suffix = PurePath(name).suffix.lower()
     if suffix not in SUPPORTED_EXTENSIONS:
         kinds = ", ".join(sorted(SUPPORTED_EXTENSIONS))
-        raise UploadRejected(f"“{name}”: files of type {suffix or '(none)'} are not supported; use {kinds}.")
+        raise UploadRejected(
+            _("“%(name)s”: files of type %(suffix)s are not supported; use %(kinds)s.")
+            % {"name": name, "suffix": suffix or _("(none)"), "kinds": kinds}
+        )
     limit = settings.PORTAL_MAX_UPLOAD_MB
     if size > limit * 1024 * 1024:
-        raise UploadRejected(f"“{name}” is {size / 1048576:.1f} MB; the limit is {limit} MB.")
+        raise UploadRejected(
+            _("“%(name)s” is %(size)s MB; the limit is %(limit)s MB.")
+            % {"name": name, "size": f"{size / 1048576:.1f}", "limit": limit}
+        )
     if size == 0:
-        raise UploadRejected(f"“{name}” is empty.")
+        raise UploadRejected(_("“%(name)s” is empty.") % {"name": name})
 
 
 def document_add(*, collection: Collection, name: str, fileobj: IO[bytes], user=None, force: bool = False) -> AddResult:

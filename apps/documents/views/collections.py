@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.documents.access import get_collection_for_user
@@ -39,7 +40,7 @@ def collection_upload(request: HttpRequest, slug: str) -> HttpResponse:
     rights.require_edit()
     files = request.FILES.getlist("files")
     if not files:
-        messages.error(request, "Choose one or more files to upload.")
+        messages.error(request, _("Choose one or more files to upload."))
     for upload in files:
         try:
             result = document_add(collection=collection, name=upload.name, fileobj=upload, user=request.user)
@@ -62,8 +63,9 @@ def collection_members(request: HttpRequest, slug: str) -> HttpResponse:
         membership, created = Membership.objects.update_or_create(
             user=user, collection=collection, defaults={"role": form.cleaned_data["role"]}
         )
-        verb = "added as" if created else "is now"
-        messages.success(request, f"{user.get_username()} {verb} {membership.get_role_display().lower()}.")
+        role = membership.get_role_display().lower()
+        added = _("%(user)s added as %(role)s.") if created else _("%(user)s is now %(role)s.")
+        messages.success(request, added % {"user": user.get_username(), "role": role})
         return redirect("collection-members", slug=collection.slug)
     members = collection.memberships.select_related("user").order_by("user__username")
     return render(
@@ -81,15 +83,16 @@ def membership_update(request: HttpRequest, slug: str, membership_id: int) -> Ht
     membership = get_object_or_404(Membership, pk=membership_id, collection=collection)
     if request.POST.get("action") == "remove":
         if membership.user_id == request.user.pk:
-            messages.error(request, "You cannot remove yourself; ask another manager or an administrator.")
+            messages.error(request, _("You cannot remove yourself; ask another manager or an administrator."))
         else:
             membership.delete()
-            messages.success(request, f"{membership.user.get_username()} was removed.")
+            messages.success(request, _("%(user)s was removed.") % {"user": membership.user.get_username()})
     else:
         form = MemberRoleForm(request.POST)
         if form.is_valid():
             membership.role = form.cleaned_data["role"]
             membership.save(update_fields=["role"])
             role = membership.get_role_display().lower()
-            messages.success(request, f"{membership.user.get_username()} is now {role}.")
+            name = membership.user.get_username()
+            messages.success(request, _("%(user)s is now %(role)s.") % {"user": name, "role": role})
     return redirect("collection-members", slug=collection.slug)

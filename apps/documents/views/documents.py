@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseStopPolling
 
@@ -65,9 +66,9 @@ def document_reingest(request: HttpRequest, document_id: int) -> HttpResponse:
     rights.require_edit()
     job = ingest_enqueue(document)
     if ingest_queued(job):
-        messages.success(request, f"“{document.display_title}” is being read again.")
+        messages.success(request, _("“%(title)s” is being read again.") % {"title": document.display_title})
     else:  # the broker is away: the job waits and is sent once a worker reconnects (apps/documents/worker_steps.py)
-        messages.warning(request, f"“{document.display_title}”: {NOT_QUEUED}")
+        messages.warning(request, f"“{document.display_title}”: {_(NOT_QUEUED)}")
     return redirect(document.collection)
 
 
@@ -78,5 +79,5 @@ def document_remove(request: HttpRequest, document_id: int) -> HttpResponse:
     rights.require_edit()
     collection = document.collection
     document_delete(document=document)
-    messages.success(request, f"“{document.display_title}” was deleted.")
+    messages.success(request, _("“%(title)s” was deleted.") % {"title": document.display_title})
     return redirect(collection)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from apps.documents.locators import Locator
 
 MODES = ("keyword", "vector", "hybrid")
@@ -73,9 +75,9 @@ class SearchParams:
         """Check every field and fill the depth's presets in; raises InvalidSearch with a readable reason."""
         query = " ".join(self.query.split())
         if not query:
-            raise InvalidSearch("Type something to search for.")
+            raise InvalidSearch(_("Type something to search for."))
         if len(query) > 1000:
-            raise InvalidSearch("The query is too long (at most 1000 characters).")
+            raise InvalidSearch(_("The query is too long (at most 1000 characters)."))
         if self.mode not in MODES:
             raise InvalidSearch(f"mode must be one of {', '.join(MODES)}.")
         if self.depth not in DEPTHS:
@@ -89,7 +91,7 @@ class SearchParams:
             raise InvalidSearch(f"snippet must be between {SNIPPET_LIMITS[0]} and {SNIPPET_LIMITS[1]} characters.")
         f = self.filters
         if f.year_from is not None and f.year_to is not None and f.year_from > f.year_to:
-            raise InvalidSearch("year_from is after year_to.")
+            raise InvalidSearch(_("year_from is after year_to."))
         rerank = preset.rerank if self.rerank is None else self.rerank
         return replace(self, query=query, top_k=top_k, snippet_chars=snippet, rerank=rerank)
 
