@@ -33,6 +33,7 @@ from apps.citations.models import Conversation, Message
 from apps.retrieval.api import ChunkSourceSerializer
 from apps.retrieval.search.types import DEPTHS
 from portal.api_errors import error_responses
+from portal.links import absolute_links, site_url
 
 # An example request Swagger UI fills in, and the first case schemathesis tries for the ask operations.
 _ASK_EXAMPLE = OpenApiExample(
@@ -160,11 +161,12 @@ class EventStreamRenderer(BaseRenderer):
         return Event("error", data if isinstance(data, dict) else {"detail": data}).sse().encode()
 
 
-def _events(prepared: Prepared) -> Iterator[str]:
+def _events(prepared: Prepared, site: str) -> Iterator[str]:
     events = run(prepared)
     try:
         for event in events:
-            yield event.sse()
+            # The events carry the links POST /api/v1/ask gives, absolute the same way (portal/links.py).
+            yield Event(event.kind, absolute_links(event.data, site)).sse()
     except GeneratorExit:
         # The client left mid-answer (tab closed, connection lost): the answer is finished and stored all the
         # same, so the conversation shows it on the next visit instead of a question without an answer.
@@ -229,7 +231,8 @@ def ask_stream(request: Request) -> StreamingHttpResponse:
     (a language model's finished sentence got its citation: the whole text so far), then `finish` with exactly the
     body POST /api/v1/ask returns."""
     prepared = _prepared(request)
-    response = StreamingHttpResponse(_events(prepared), content_type="text/event-stream; charset=utf-8")
+    events = _events(prepared, site_url(request))
+    response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy must pass events on as they come
     return response
