@@ -166,6 +166,8 @@ class IngestJob(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        # The queue position of a queued job counts the queued jobs before it (selectors.attach_queue_positions).
+        indexes = [models.Index(fields=["id"], condition=models.Q(stage="queued"), name="documents_job_queued_idx")]
 
     def __str__(self) -> str:
         return f"ingest of {self.document_id}: {self.stage}"
