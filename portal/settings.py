@@ -262,7 +262,7 @@ PORTAL_LOGIN_FAILURES_PER_ADDRESS = env_int("PORTAL_LOGIN_FAILURES_PER_ADDRESS",
 PORTAL_LOGIN_WINDOW_MINUTES = env_int("PORTAL_LOGIN_WINDOW_MINUTES", 15, minimum=1)
 # API requests per user: "N/second|minute|hour|day", or "off".
 PORTAL_API_RATE = env_rate("PORTAL_API_RATE", "600/minute")
-LOGIN_REDIRECT_URL = "collection-list"
+LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
 # Where people reach the portal ("https://kb.example.org"): links in the API and MCP answers are made absolute on

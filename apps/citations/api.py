@@ -62,6 +62,11 @@ class AskRequestSerializer(serializers.Serializer):
     regenerate = serializers.IntegerField(
         required=False, allow_null=True, default=None, min_value=1, help_text="a message id to answer again"
     )
+    all_collections = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="ask every collection you may read (leave `collection` out); the conversation goes on across them",
+    )
 
     def ask_params(self) -> AskParams:
         return AskParams(**self.validated_data)
@@ -239,7 +244,9 @@ def ask_stream(request: Request) -> StreamingHttpResponse:
 
 
 class ConversationSerializer(serializers.ModelSerializer):
-    collection = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    collection = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True, allow_null=True, help_text="null: asked across all your collections"
+    )
     messages = serializers.IntegerField(source="message_count", read_only=True)
 
     class Meta:

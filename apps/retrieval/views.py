@@ -70,7 +70,7 @@ def collection_search(request: HttpRequest, slug: str) -> HttpResponse:
         # The cache is shared by the collection's readers: only staff are told another search filled it.
         "show_cached": bool(response and response.cached and request.user.is_staff),
         "kinds": _kinds(collection, values["kind"]),
-        "rows": [_row(hit) for hit in response.hits] if response else [],
+        "rows": [result_row(hit) for hit in response.hits] if response else [],
         "error": error,
         "searched": "q" in request.GET,
         "deep_url": f"{request.path}?{deep_query.urlencode()}",
@@ -105,9 +105,11 @@ def page_links(request: HttpRequest, response: SearchResponse | None) -> dict[st
     return links
 
 
-def _row(hit: SearchHit) -> dict:
+def result_row(hit: SearchHit, collection_name: str = "") -> dict:
+    """What a result line shows; `collection_name` for results from several collections (the home page)."""
     return {
         "hit": hit,
+        "collection_name": collection_name,
         "locator": locator_label(hit),
         "bibliographic": bibliographic_line(hit),
         "url": viewer_link(hit),
