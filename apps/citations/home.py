@@ -60,7 +60,7 @@ def home(request: HttpRequest) -> HttpResponse:
     form = SearchQueryForm(request.GET)
     if request.method == "GET" and "q" in request.GET:
         if not form.is_valid():
-            search_error = "; ".join(f"{name}: {' '.join(errs)}" for name, errs in form.errors.items())
+            search_error = "; ".join(f"{name}: {' '.join(str(e) for e in errs)}" for name, errs in form.errors.items())
         else:
             try:
                 # No slugs: every collection the user may read (the search package's own permission filter).
@@ -96,7 +96,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "ask_error": ask_error,
         "max_chars": MAX_QUESTION_CHARS,
     }
-    partial = request.htmx and not request.htmx.boosted and not request.htmx.history_restore_request
+    htmx = getattr(request, "htmx", None)  # django_htmx's middleware
+    partial = htmx and not htmx.boosted and not htmx.history_restore_request
     template = "retrieval/_search_results.html" if partial else "citations/home.html"
     page = render(request, template, context, status=400 if ask_error else 200)
     patch_vary_headers(page, ["HX-Request"])

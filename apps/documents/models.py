@@ -163,6 +163,8 @@ class IngestJob(models.Model):
     # What reading found besides the passages (references, metadata, page count), kept from the reading task to
     # the indexing one; null until the file has been read. The passages wait in StagedChunk.
     reading = models.JSONField(null=True, blank=True, editable=False)
+    # Not a column: set on a queued job by selectors.attach_queue_positions (queued jobs ahead of it, or None).
+    queued_ahead: int | None
 
     class Meta:
         ordering = ["-created_at", "-id"]

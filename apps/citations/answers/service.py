@@ -116,16 +116,19 @@ def prepare(user: AnyUser, params: AskParams) -> Prepared:
     if len(question) > MAX_QUESTION_CHARS:
         raise InvalidQuestion(f"The question is too long (at most {MAX_QUESTION_CHARS} characters).")
     collection: Collection | None
-    if conversation is not None and conversation.collection is None:
-        # A conversation across every readable collection goes on across them (its scope is the user's, now).
-        if params.collection:
-            raise InvalidQuestion(gettext("This conversation is across all your collections; leave collection out."))
-        collection, document = None, None
-    elif conversation is not None:
-        collection, _ = get_collection_for_user(user, conversation.collection.slug)
-        if params.collection and params.collection != collection.slug:
-            raise InvalidQuestion("This conversation belongs to another collection.")
-        document = conversation.document
+    if conversation is not None:
+        if conversation.collection is None:
+            # A conversation across every readable collection goes on across them (its scope is the user's, now).
+            if params.collection:
+                raise InvalidQuestion(
+                    gettext("This conversation is across all your collections; leave collection out.")
+                )
+            collection, document = None, None
+        else:
+            collection, _ = get_collection_for_user(user, conversation.collection.slug)
+            if params.collection and params.collection != collection.slug:
+                raise InvalidQuestion("This conversation belongs to another collection.")
+            document = conversation.document
     elif params.all_collections:
         if params.collection or params.document is not None:
             raise InvalidQuestion(gettext("Ask all your collections, or name one collection: not both."))

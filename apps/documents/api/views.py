@@ -82,7 +82,9 @@ class DocumentList(GenericAPIView):
     def get(self, request: Request) -> Response:
         """A collection's documents, filtered and sorted (newest first unless `sort` says otherwise), with their
         status, ingest progress and, while queued, how many jobs wait ahead of theirs."""
-        page = self.paginate_queryset(self.get_queryset())
+        documents = self.get_queryset()
+        page = self.paginate_queryset(documents)
+        page = list(documents) if page is None else page
         attach_queue_positions(document.latest_job() for document in page)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 

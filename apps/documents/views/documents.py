@@ -43,8 +43,9 @@ def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
 def document_status(request: HttpRequest, document_id: int) -> HttpResponse:
     """The ingest-job row of the collection page; htmx polls it until the job has finished."""
     document, rights = get_document_for_user(request.user, document_id)
-    context = {"document": document, "job": document.latest_job(), "rights": rights}
-    attach_queue_positions([context["job"]])
+    job = document.latest_job()
+    attach_queue_positions([job])
+    context = {"document": document, "job": job, "rights": rights}
     response = render(request, "documents/_document_row.html", context)
     if context["job"] is None or context["job"].finished:
         # 286 tells htmx to stop polling; the body still replaces the row with its final state.

@@ -274,10 +274,11 @@ def search(user: AnyUser, params: SearchParams) -> SearchResponse:
         response.diagnostics["timings_ms"] = {"cache": round((time.perf_counter() - started) * 1000.0, 2)}
         return response
 
-    end = p.offset + p.top_k
+    top_k = preset.top_k if p.top_k is None else p.top_k  # resolved() filled it in
+    end = p.offset + top_k
     # The pool does not grow with the offset: every page is a slice of the same ranking, so "more results" neither
     # repeats nor skips a passage (fusing longer lists would reorder the deeper candidates).
-    pool = max(INTERACTIVE_CANDIDATES, p.top_k, RERANK_POOL if p.rerank else 0)
+    pool = max(INTERACTIVE_CANDIDATES, top_k, RERANK_POOL if p.rerank else 0)
     retrieval = rank(collections, p.query, p.mode, p.filters, embedder, pool=pool)
     diagnostics = {
         "mode": p.mode,
@@ -313,7 +314,7 @@ def search(user: AnyUser, params: SearchParams) -> SearchResponse:
         clock.lap("rerank")
     hits = [make_hit(chunks[r.chunk_id], r, p.query, retrieval.idf, p.snippet_chars) for r in wanted[p.offset : end]]
     # Weighed on the first page whatever page this is, so that every page of one search says the same.
-    coverage = key_term_coverage(p.query, retrieval.idf, [chunks[r.chunk_id].text for r in wanted[: p.top_k]])
+    coverage = key_term_coverage(p.query, retrieval.idf, [chunks[r.chunk_id].text for r in wanted[:top_k]])
     diagnostics["stages"].append("snippet")
     clock.lap("snippet")
     if preset.chain or preset.related:
