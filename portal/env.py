@@ -71,6 +71,18 @@ def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
     return value
 
 
+_SITE_URL = re.compile(r"https?://[^/?#\s]+(/[^?#\s]*)?")
+
+
+def env_site_url(name: str) -> str:
+    """An absolute http(s) URL a site is reached at ("https://kb.example.org", or under a path), without a
+    trailing slash; "" when unset."""
+    value = (env_str(name, "") or "").strip()
+    if value and not _SITE_URL.fullmatch(value):
+        raise SettingError(name, f"expected an absolute http(s) URL like https://kb.example.org, got {value!r}")
+    return value.rstrip("/")
+
+
 _RATE = re.compile(r"\d+/(s|sec|second|m|min|minute|h|hour|d|day)")
 
 

@@ -23,6 +23,7 @@ from portal.env import (
     env_list,
     env_rate,
     env_secret,
+    env_site_url,
     env_str,
 )
 
@@ -268,10 +269,20 @@ PORTAL_LOGIN_FAILURES_PER_ADDRESS = env_int("PORTAL_LOGIN_FAILURES_PER_ADDRESS",
 PORTAL_LOGIN_WINDOW_MINUTES = env_int("PORTAL_LOGIN_WINDOW_MINUTES", 15, minimum=1)
 # API requests per user: "N/second|minute|hour|day", or "off".
 PORTAL_API_RATE = env_rate("PORTAL_API_RATE", "600/minute")
-LOGIN_REDIRECT_URL = "collection-list"
+LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
+# Where people reach the portal ("https://kb.example.org"): links in the API and MCP answers are made absolute on
+# it. Unset, the API uses each request's own scheme and host, and the MCP server (which has no request) returns
+# site-relative links (portal/links.py).
+PORTAL_SITE_URL = env_site_url("PORTAL_SITE_URL")
+
 REST_FRAMEWORK = {
+    # JSON with absolute links (portal/links.py), and DRF's browsable pages.
+    "DEFAULT_RENDERER_CLASSES": [
+        "portal.links.AbsoluteLinksJSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",

@@ -52,7 +52,8 @@ def test_unknown_collection_and_forbidden_collection_look_the_same(api_client_fo
 def test_document_list_carries_status_and_progress(api_client_for, document):
     [row] = api_client_for("viewer").get(reverse("api-document-list"), {"collection": "lab"}).json()["results"]
     assert row["status"] == "ready" and row["job"]["stage"] == "done" and row["job"]["percent"] == 100
-    assert row["file_url"] == reverse("api-document-file", kwargs={"document_id": document.pk})
+    # absolute on the request's host (portal/links.py; PORTAL_SITE_URL unset in tests)
+    assert row["file_url"] == "http://testserver" + reverse("api-document-file", kwargs={"document_id": document.pk})
 
 
 def test_preview_returns_the_target_chunk_with_its_locator(api_client_for, document):

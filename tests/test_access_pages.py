@@ -197,7 +197,7 @@ def test_logging_in_with_a_wrong_password_says_so(client, personas):
     response = client.post(reverse("login"), {"username": "vic", "password": "wrong"})
     assert response.status_code == 200 and "did not match" in response.content.decode()
     response = client.post(reverse("login"), {"username": "vic", "password": "pw-vic"})
-    assert response.status_code == 302 and response["Location"] == reverse("collection-list")
+    assert response.status_code == 302 and response["Location"] == reverse("home")  # the home page
 
 
 def test_logging_out_ends_the_session(page_client_for):

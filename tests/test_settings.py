@@ -205,6 +205,7 @@ PROBES = {
     "PORTAL_WARM_UP": Probe("false", expected="False"),
     "PORTAL_LOGIN_THROTTLE": Probe("false", expected="False"),
     "PORTAL_API_RATE": Probe("120/hour"),
+    "PORTAL_SITE_URL": Probe("https://kb.probe.example/portal/", expected="https://kb.probe.example/portal"),
 }
 # A probe program: `settings` loaded from the environment, and the helpers the probes above use.
 PROBE_PROGRAM = """

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 
 from apps.citations.models import Conversation, Message
 from apps.documents.access import AnyUser, readable_collections
+from apps.documents.models import Collection
 
 
 @dataclass(frozen=True)
@@ -24,8 +25,16 @@ class ConversationRights:
 def conversations_for_user(user: AnyUser) -> QuerySet[Conversation]:
     if not user.is_authenticated:
         return Conversation.objects.none()
-    # Losing a membership hides one's conversations in that collection too: they quote its documents.
-    return Conversation.objects.filter(user=user, collection__in=readable_collections(user))
+    readable = readable_collections(user)
+    # Losing a membership hides one's conversations in that collection too: they quote its documents. A
+    # conversation across every readable collection (collection None) is hidden once any collection its answers
+    # quote (`sources`) is no longer readable.
+    unreadable = Collection.objects.exclude(pk__in=readable.values("pk"))
+    return (
+        Conversation.objects.filter(user=user)
+        .filter(Q(collection__in=readable) | Q(collection__isnull=True))
+        .exclude(sources__in=unreadable)
+    )
 
 
 def get_conversation_for_user(user: AnyUser, conversation_id: int | str) -> tuple[Conversation, ConversationRights]:

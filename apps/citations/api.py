@@ -33,6 +33,7 @@ from apps.citations.models import Conversation, Message
 from apps.retrieval.api import ChunkSourceSerializer
 from apps.retrieval.search.types import DEPTHS
 from portal.api_errors import error_responses
+from portal.links import absolute_links, site_url
 
 # An example request Swagger UI fills in, and the first case schemathesis tries for the ask operations.
 _ASK_EXAMPLE = OpenApiExample(
@@ -60,6 +61,11 @@ class AskRequestSerializer(serializers.Serializer):
     composer = serializers.ChoiceField(choices=COMPOSERS, required=False, default="", allow_blank=True)
     regenerate = serializers.IntegerField(
         required=False, allow_null=True, default=None, min_value=1, help_text="a message id to answer again"
+    )
+    all_collections = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="ask every collection you may read (leave `collection` out); the conversation goes on across them",
     )
 
     def ask_params(self) -> AskParams:
@@ -160,11 +166,12 @@ class EventStreamRenderer(BaseRenderer):
         return Event("error", data if isinstance(data, dict) else {"detail": data}).sse().encode()
 
 
-def _events(prepared: Prepared) -> Iterator[str]:
+def _events(prepared: Prepared, site: str) -> Iterator[str]:
     events = run(prepared)
     try:
         for event in events:
-            yield event.sse()
+            # The events carry the links POST /api/v1/ask gives, absolute the same way (portal/links.py).
+            yield Event(event.kind, absolute_links(event.data, site)).sse()
     except GeneratorExit:
         # The client left mid-answer (tab closed, connection lost): the answer is finished and stored all the
         # same, so the conversation shows it on the next visit instead of a question without an answer.
@@ -229,14 +236,17 @@ def ask_stream(request: Request) -> StreamingHttpResponse:
     (a language model's finished sentence got its citation: the whole text so far), then `finish` with exactly the
     body POST /api/v1/ask returns."""
     prepared = _prepared(request)
-    response = StreamingHttpResponse(_events(prepared), content_type="text/event-stream; charset=utf-8")
+    events = _events(prepared, site_url(request))
+    response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy must pass events on as they come
     return response
 
 
 class ConversationSerializer(serializers.ModelSerializer):
-    collection = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    collection = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True, allow_null=True, help_text="null: asked across all your collections"
+    )
     messages = serializers.IntegerField(source="message_count", read_only=True)
 
     class Meta:

@@ -8,7 +8,12 @@ from django.db import models
 
 class Conversation(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations")
-    collection = models.ForeignKey("documents.Collection", on_delete=models.CASCADE, related_name="conversations")
+    # None: asked across every collection the user may read (the home page). Such a conversation keeps the
+    # collections its stored answers quote in `sources`, so that losing one of them hides it (citations/access.py).
+    collection = models.ForeignKey(
+        "documents.Collection", on_delete=models.CASCADE, null=True, blank=True, related_name="conversations"
+    )
+    sources = models.ManyToManyField("documents.Collection", blank=True, related_name="quoted_in_conversations")
     # Reading mode: questions asked within one document. Deleting the document keeps the conversation (its
     # answers say their sources are gone) and turns it into an ordinary one.
     document = models.ForeignKey(

@@ -164,9 +164,13 @@ class IngestJob(models.Model):
     # What reading found besides the passages (references, metadata, page count), kept from the reading task to
     # the indexing one; null until the file has been read. The passages wait in StagedChunk.
     reading = models.JSONField(null=True, blank=True, editable=False)
+    # Not a column: set on a queued job by selectors.attach_queue_positions (queued jobs ahead of it, or None).
+    queued_ahead: int | None
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        # The queue position of a queued job counts the queued jobs before it (selectors.attach_queue_positions).
+        indexes = [models.Index(fields=["id"], condition=models.Q(stage="queued"), name="documents_job_queued_idx")]
 
     def __str__(self) -> str:
         return f"ingest of {self.document_id}: {self.stage}"

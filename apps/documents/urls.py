@@ -3,7 +3,7 @@ from django.urls import path
 from apps.documents.views import collections, documents, viewer
 
 urlpatterns = [
-    path("", collections.collection_list, name="collection-list"),
+    path("collections/", collections.collection_list, name="collection-list"),
     path("c/<slug:slug>/", collections.collection_detail, name="collection-detail"),
     path("c/<slug:slug>/upload", collections.collection_upload, name="collection-upload"),
     path("c/<slug:slug>/members/", collections.collection_members, name="collection-members"),

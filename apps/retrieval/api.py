@@ -18,6 +18,7 @@ from apps.documents.api.serializers import LocatorFieldsSerializer
 from apps.retrieval.search.service import search as run_search
 from apps.retrieval.search.types import (
     DEPTHS,
+    MAX_OFFSET,
     MAX_TOP_K,
     MODES,
     SNIPPET_LIMITS,
@@ -111,6 +112,7 @@ class SearchQueryForm(forms.Form):
     year_to = StrictIntegerField(minimum=0, maximum=9999)
     section = forms.CharField(required=False, max_length=300)
     document = StrictIntegerField(minimum=1, maximum=2**31 - 1)
+    offset = StrictIntegerField(minimum=0, maximum=MAX_OFFSET)
 
     def search_params(self, collections: tuple[str, ...]) -> SearchParams:
         """The SearchParams of a valid form; call is_valid() first."""
@@ -134,6 +136,7 @@ class SearchQueryForm(forms.Form):
             top_k=data["top_k"],
             snippet_chars=data["snippet"],
             rerank=data["rerank"],
+            offset=data["offset"] or 0,
         )
 
 
@@ -183,6 +186,19 @@ class SearchResponseSerializer(serializers.Serializer):
         help_text="mode used, reranker, timings (total; staff: each stage, and `cached`), candidates, degraded notes"
     )
     hint = serializers.CharField()
+    key_term_coverage = serializers.FloatField(
+        allow_null=True,
+        help_text="the largest idf-weighted share of the query's terms one passage of the first page holds, 0–1; "
+        "null when the query has no terms to weigh",
+    )
+    weak_match = serializers.BooleanField(
+        help_text="true when no passage matches the query's key terms well (key_term_coverage below the measured "
+        "threshold): the results are the nearest there are, not good matches"
+    )
+    offset = serializers.IntegerField(help_text="hits skipped before these (the `offset` asked for)")
+    next_offset = serializers.IntegerField(
+        allow_null=True, help_text="the `offset` of the next page of results, or null when there are no more"
+    )
 
 
 _FILTER_PARAMETERS = [
@@ -219,6 +235,9 @@ _FILTER_PARAMETERS = [
             description=f"snippet length, {SNIPPET_LIMITS[0]}–{SNIPPET_LIMITS[1]} characters (default: the depth's)",
         ),
         OpenApiParameter("rerank", OpenApiTypes.BOOL, description="rerank the candidates (default: the depth's)"),
+        OpenApiParameter(
+            "offset", int, description=f"hits to skip, 0–{MAX_OFFSET}: the response's next_offset gives the next page"
+        ),
         *_FILTER_PARAMETERS,
     ],
     responses={200: SearchResponseSerializer, **error_responses(400, 401, 404)},

@@ -13,7 +13,15 @@ from apps.documents.locators import locator_label
 from apps.documents.models import Collection
 from apps.retrieval.api import SearchQueryForm
 from apps.retrieval.search.service import search as run_search
-from apps.retrieval.search.types import DEPTHS, MODES, ChunkSource, CollectionNotFound, InvalidSearch, SearchHit
+from apps.retrieval.search.types import (
+    DEPTHS,
+    MODES,
+    ChunkSource,
+    CollectionNotFound,
+    InvalidSearch,
+    SearchHit,
+    SearchResponse,
+)
 
 FILTER_FIELDS = ("authors", "title", "journal", "kind", "year_from", "year_to", "section")
 
@@ -49,6 +57,7 @@ def collection_search(request: HttpRequest, slug: str) -> HttpResponse:
                 raise Http404("No such collection.") from None
     deep_query = request.GET.copy()
     deep_query["depth"] = "deep"
+    deep_query.pop("offset", None)  # a deeper search starts again from its best hits
     values = {name: request.GET.get(name, "") for name in ("q", "mode", "depth", *FILTER_FIELDS)}
     context = {
         "collection": collection,
@@ -61,10 +70,11 @@ def collection_search(request: HttpRequest, slug: str) -> HttpResponse:
         # The cache is shared by the collection's readers: only staff are told another search filled it.
         "show_cached": bool(response and response.cached and request.user.is_staff),
         "kinds": _kinds(collection, values["kind"]),
-        "rows": [_row(hit) for hit in response.hits] if response else [],
+        "rows": [result_row(hit) for hit in response.hits] if response else [],
         "error": error,
         "searched": "q" in request.GET,
         "deep_url": f"{request.path}?{deep_query.urlencode()}",
+        **page_links(request, response),
         "show_deep": response is not None and response.params.get("depth", values["depth"] or "quick") != "deep",
     }
     # htmx's own requests get the results only; a boosted link or a history restore needs the whole page.
@@ -75,9 +85,31 @@ def collection_search(request: HttpRequest, slug: str) -> HttpResponse:
     return page
 
 
-def _row(hit: SearchHit) -> dict:
+def page_links(request: HttpRequest, response: SearchResponse | None) -> dict[str, str]:
+    """The links of the next and the previous page of results: this search's query string with another offset."""
+    links = {"more_url": "", "previous_url": ""}
+    if response is None:
+        return links
+
+    def at(offset: int) -> str:
+        query = request.GET.copy()
+        query.pop("offset", None)
+        if offset:
+            query["offset"] = str(offset)
+        return f"{request.path}?{query.urlencode()}"
+
+    if response.next_offset is not None:
+        links["more_url"] = at(response.next_offset)
+    if response.offset:
+        links["previous_url"] = at(max(response.offset - int(response.params.get("top_k") or 1), 0))
+    return links
+
+
+def result_row(hit: SearchHit, collection_name: str = "") -> dict:
+    """What a result line shows; `collection_name` for results from several collections (the home page)."""
     return {
         "hit": hit,
+        "collection_name": collection_name,
         "locator": locator_label(hit),
         "bibliographic": bibliographic_line(hit),
         "url": viewer_link(hit),

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PAPERS = ALL_PAPERS[:3]  # lions, wheat, glaciers
 LION_QUESTION = "Where does the Asiatic lion survive?"
+MCP_SITE_URL = "http://testserver"
 
 
 @pytest.fixture
@@ -58,6 +59,9 @@ def _server_env() -> dict[str, str]:
 
     env = dict(os.environ, DATABASE_URL=database_url(connection.settings_dict), PYTHONUNBUFFERED="1")
     env.pop("PORTAL_MCP_TOKEN", None)  # each test says which token the server gets
+    # The MCP server has no request to take a host from: its links are absolute on PORTAL_SITE_URL, here the host
+    # of Django's test client, so that its answers equal the REST API's link for link.
+    env["PORTAL_SITE_URL"] = MCP_SITE_URL
     return env
 
 

@@ -14,7 +14,7 @@ from mcp.shared.exceptions import MCPError
 from rest_framework.authtoken.models import Token
 
 from tests.mcp.clients import call, stdio_session, text_of
-from tests.mcp.conftest import LION_QUESTION, ROOT
+from tests.mcp.conftest import LION_QUESTION, MCP_SITE_URL, ROOT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,6 +46,9 @@ def test_it_lists_the_tools_finds_a_known_passage_and_previews_it(kb_library, st
     rest_hits = rest.json()["results"]
     assert [h["chunk_id"] for h in hits] == [h["chunk_id"] for h in rest_hits]
     assert set(hits[0]) == set(rest_hits[0])
+    # absolute on the server's PORTAL_SITE_URL, as the REST API's are on the request's host
+    assert [h["viewer_url"] for h in hits] == [h["viewer_url"] for h in rest_hits]
+    assert hits[0]["viewer_url"].startswith(MCP_SITE_URL + "/documents/")
 
     assert not preview.is_error
     target = [c for c in preview.structured_content["chunks"] if c["is_target"]]
@@ -174,3 +177,32 @@ def test_a_token_replaced_during_a_session_stops_working_at_once(kb_library, std
     assert not before.is_error
     assert after.is_error and "The API token is no longer valid" in text_of(after)
     assert after.structured_content is None
+
+
+def test_without_a_site_url_it_says_its_links_are_site_relative(server_env, token_of):
+    # given: no PORTAL_SITE_URL, a valid token, and a client that closes at once (stdin at its end)
+    env = {k: v for k, v in server_env.items() if k != "PORTAL_SITE_URL"} | {"PORTAL_MCP_TOKEN": token_of("viewer")}
+    env["PORTAL_WARM_UP"] = "false"
+    done = subprocess.run(
+        [sys.executable, "manage.py", "mcp", "--transport", "stdio"],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    # then: the warning is on stderr, never on the protocol stream
+    assert "PORTAL_SITE_URL is not set" in done.stderr and "site-relative" in done.stderr, done.stderr
+    assert "PORTAL_SITE_URL" not in done.stdout
+    # and with the setting it says nothing of the kind
+    done = subprocess.run(
+        [sys.executable, "manage.py", "mcp", "--transport", "stdio"],
+        cwd=ROOT,
+        env=env | {"PORTAL_SITE_URL": "https://kb.example.org"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "PORTAL_SITE_URL is not set" not in done.stderr

@@ -51,7 +51,8 @@ def test_the_api_returns_hits_with_their_locators_to_a_member(api_client_for, no
     assert top["section"] == "Methods" and top["locator_precision"] == "paragraph"
     assert (top["para_start"], top["line_start"]) == (0, 1) and top["page"] is None
     assert "<mark>thylakoid</mark>" in top["snippet_html"]
-    assert top["viewer_url"].startswith(reverse("document-detail", kwargs={"document_id": note["id"]}))
+    detail = reverse("document-detail", kwargs={"document_id": note["id"]})
+    assert top["viewer_url"].startswith("http://testserver" + detail)  # absolute (portal/links.py)
     # "Results" has no "thylakoid": only the Methods passage is found
     assert {hit["section"] for hit in data["results"]} == {"Methods"}
 

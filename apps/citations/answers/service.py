@@ -62,6 +62,7 @@ class AskParams:
     document: int | None = None  # reading mode: ask within one document
     composer: str = ""  # "extractive" | "llm"; empty: settings.PORTAL_ANSWER_COMPOSER
     regenerate: int | None = None  # a message id: answer its question again and replace its answer whole
+    all_collections: bool = False  # ask every collection the user may read (the home page) instead of one
 
 
 @dataclass
@@ -77,7 +78,7 @@ class Event:
 class Prepared:
     user: AnyUser
     question: str
-    collection: Collection
+    collection: Collection | None  # None: every collection the user may read
     depth: str
     strict: bool
     composer: str
@@ -115,11 +116,24 @@ def prepare(user: AnyUser, params: AskParams) -> Prepared:
     if len(question) > MAX_QUESTION_CHARS:
         too_long = gettext("The question is too long (at most %(n)s characters).")
         raise InvalidQuestion(too_long % {"n": MAX_QUESTION_CHARS})
+    collection: Collection | None
     if conversation is not None:
-        collection, _ = get_collection_for_user(user, conversation.collection.slug)
-        if params.collection and params.collection != collection.slug:
-            raise InvalidQuestion(gettext("This conversation belongs to another collection."))
-        document = conversation.document
+        if conversation.collection is None:
+            # A conversation across every readable collection goes on across them (its scope is the user's, now).
+            if params.collection:
+                raise InvalidQuestion(
+                    gettext("This conversation is across all your collections; leave collection out.")
+                )
+            collection, document = None, None
+        else:
+            collection, _ = get_collection_for_user(user, conversation.collection.slug)
+            if params.collection and params.collection != collection.slug:
+                raise InvalidQuestion(gettext("This conversation belongs to another collection."))
+            document = conversation.document
+    elif params.all_collections:
+        if params.collection or params.document is not None:
+            raise InvalidQuestion(gettext("Ask all your collections, or name one collection: not both."))
+        collection, document = None, None
     else:
         if not params.collection:
             raise InvalidQuestion("Name the collection to ask (collection).")
@@ -162,6 +176,10 @@ def _evidence_item(evidence: Evidence, question: str) -> dict:
     return from_hit(evidence.hit, evidence.number, best_quote(evidence.hit.text, question)).as_dict()
 
 
+def _scope(p: Prepared) -> tuple[str, ...]:
+    return (p.collection.slug,) if p.collection is not None else ()
+
+
 def run(prepared: Prepared) -> Iterator[Event]:
     """The answer's events: evidence, text…, finish (see the module docstring)."""
     p = prepared
@@ -174,7 +192,9 @@ def run(prepared: Prepared) -> Iterator[Event]:
     top_k = DEPTH_PRESETS[p.depth].top_k * LIST_EVIDENCE_FACTOR if wants_several(asked.kind, asked.text) else None
     try:
         response = search(
-            p.user, SearchParams(retrieval_query, (p.collection.slug,), filters, depth=p.depth, top_k=top_k)
+            # No slugs: every collection the user may read, resolved by search's own permission filter (scope.py).
+            p.user,
+            SearchParams(retrieval_query, _scope(p), filters, depth=p.depth, top_k=top_k),
         )
     except CollectionNotFound:
         raise Http404("No such collection.") from None
@@ -350,8 +370,20 @@ def save(p: Prepared, result: dict) -> Message:
             message.save()
         else:
             message = Message.objects.create(conversation=conversation, question=p.question, result=stored, **fields)
+        if conversation.collection_id is None:
+            conversation.sources.add(*Collection.objects.filter(slug__in=_quoted_collections(stored)))
         conversation.save(update_fields=["updated_at"])
     return message
+
+
+def _quoted_collections(value) -> set[str]:
+    """Every collection slug a stored answer names (its citations, topic passages and their extras)."""
+    if isinstance(value, dict):
+        found = {value["collection"]} if isinstance(value.get("collection"), str) else set()
+        return found.union(*(_quoted_collections(item) for item in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_quoted_collections(item) for item in value))
+    return set()
 
 
 def answer(prepared: Prepared) -> dict:

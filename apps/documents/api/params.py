@@ -11,6 +11,7 @@ from rest_framework.request import Request
 
 from apps.documents.files import CONTENT_TYPES
 from apps.documents.models import DocumentStatus
+from apps.documents.selectors import DEFAULT_DOCUMENT_SORT, DOCUMENT_SORTS
 
 DOC_TYPES = tuple(CONTENT_TYPES)  # pdf, docx, xlsx, md, txt, html: the types design.md names
 
@@ -22,6 +23,12 @@ class DocumentListQuerySerializer(serializers.Serializer):
     doc_type = serializers.ChoiceField(choices=DOC_TYPES, required=False, allow_blank=True)
     q = serializers.CharField(
         required=False, allow_blank=True, max_length=200, help_text="words of the title or file name (substring)"
+    )
+    sort = serializers.ChoiceField(
+        choices=list(DOCUMENT_SORTS),
+        required=False,
+        default=DEFAULT_DOCUMENT_SORT,
+        help_text="title, year, added (upload time) or status; a leading '-' reverses (default -added: newest first)",
     )
 
 

@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from apps.documents.locators import Locator
 from apps.documents.models import Chunk, Collection, Document, IngestJob
+from apps.documents.selectors import queue_position
 from portal.heartbeat import recent_ingestion_status
 
 
@@ -29,9 +30,28 @@ class IngestJobSerializer(serializers.ModelSerializer):
         help_text='why an unfinished job does not move ("Ingestion is paused: no worker is running"), else null'
     )
 
+    queued_ahead = serializers.SerializerMethodField(
+        help_text="while the job is queued: how many queued jobs the worker takes before it (0: next); else null"
+    )
+
     class Meta:
         model = IngestJob
-        fields = ["id", "stage", "done", "total", "percent", "finished", "error", "created_at", "finished_at", "paused"]
+        fields = [
+            "id",
+            "stage",
+            "done",
+            "total",
+            "percent",
+            "finished",
+            "error",
+            "created_at",
+            "finished_at",
+            "paused",
+            "queued_ahead",
+        ]
+
+    def get_queued_ahead(self, job: IngestJob) -> int | None:
+        return queue_position(job)
 
     def get_paused(self, job: IngestJob) -> str | None:
         if job.finished:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -16,7 +16,6 @@ from rest_framework import status
 from rest_framework.decorators import api_view, renderer_classes
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import GenericAPIView, ListAPIView
-from rest_framework.mixins import ListModelMixin
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -40,7 +39,7 @@ from apps.documents.api.serializers import (
 from apps.documents.files import CONTENT_TYPES, file_response
 from apps.documents.locators import locator_label
 from apps.documents.models import Collection, Document, Membership
-from apps.documents.selectors import collections_with_counts
+from apps.documents.selectors import attach_queue_positions, collection_documents, collections_with_counts
 from apps.documents.services.documents import document_delete
 from apps.documents.services.ingest import ingest_enqueue
 from apps.documents.services.uploads import UploadRejected, document_add
@@ -61,29 +60,33 @@ class CollectionList(ListAPIView):
         return super().get_serializer_context() | {"roles": dict(roles)}
 
 
-class DocumentList(ListModelMixin, GenericAPIView):
+class DocumentList(GenericAPIView):
     serializer_class = DocumentSerializer
     parser_classes = [MultiPartParser, FormParser]
 
     def get_queryset(self) -> QuerySet[Document]:
         params = query(DocumentListQuerySerializer, self.request)
         collection, _rights = get_collection_for_user(self.request.user, params["collection"])
-        documents = collection.documents.prefetch_related("jobs").order_by("-created_at", "-id")
-        if params.get("status"):
-            documents = documents.filter(status=params["status"])
-        if params.get("doc_type"):
-            documents = documents.filter(doc_type=params["doc_type"])
-        if params.get("q"):
-            documents = documents.filter(Q(title__icontains=params["q"]) | Q(original_name__icontains=params["q"]))
-        return documents
+        return collection_documents(
+            collection,
+            status=params.get("status", ""),
+            doc_type=params.get("doc_type", ""),
+            text=params.get("q", ""),
+            sort=params["sort"],
+        )
 
     @extend_schema(
         parameters=[DocumentListQuerySerializer],
         responses={200: DocumentSerializer(many=True), **error_responses(400, 401, 404)},
     )
     def get(self, request: Request) -> Response:
-        """A collection's documents, newest first, with their status and ingest progress."""
-        return self.list(request)
+        """A collection's documents, filtered and sorted (newest first unless `sort` says otherwise), with their
+        status, ingest progress and, while queued, how many jobs wait ahead of theirs."""
+        documents = self.get_queryset()
+        page = self.paginate_queryset(documents)
+        page = list(documents) if page is None else page
+        attach_queue_positions(document.latest_job() for document in page)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     @extend_schema(
         request={"multipart/form-data": DocumentUploadSerializer},

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.documents.access import get_collection_for_user
-from apps.documents.forms import MemberAddForm, MemberRoleForm
+from apps.documents.forms import DocumentListForm, MemberAddForm, MemberRoleForm
 from apps.documents.models import Membership
-from apps.documents.selectors import collections_with_counts
+from apps.documents.selectors import attach_queue_positions, collection_documents, collections_with_counts
 from apps.documents.services.uploads import UploadRejected, document_add
 
 
@@ -22,15 +23,46 @@ def collection_list(request: HttpRequest) -> HttpResponse:
     return render(request, "documents/collection_list.html", {"collections": collections})
 
 
+DOCUMENTS_PER_PAGE = 25
+
+
 @login_required
 def collection_detail(request: HttpRequest, slug: str) -> HttpResponse:
     collection, rights = get_collection_for_user(request.user, slug)
-    documents = collection.documents.prefetch_related("jobs").all()
+    listing = DocumentListForm(request.GET)
+    choices = listing.cleaned() if listing.is_valid() else DocumentListForm.defaults()
+    documents = collection_documents(
+        collection, status=choices["status"], doc_type=choices["doc_type"], text=choices["q"], sort=choices["sort"]
+    )
+    page = Paginator(documents, DOCUMENTS_PER_PAGE).get_page(request.GET.get("page"))
+    attach_queue_positions(document.latest_job() for document in page)
     return render(
         request,
         "documents/collection_detail.html",
-        {"collection": collection, "rights": rights, "documents": documents},
+        {
+            "collection": collection,
+            "rights": rights,
+            "documents": page,
+            "page": page,
+            "listing": listing,
+            "filtered": any(choices[name] for name in ("status", "doc_type", "q")),
+            "page_links": _page_links(request, page),
+        },
     )
+
+
+def _page_links(request: HttpRequest, page) -> dict[str, str]:
+    """The previous and next pages of the list: this query string (filters, sort) with another page number."""
+
+    def at(number: int) -> str:
+        query = request.GET.copy()
+        query["page"] = str(number)
+        return f"{request.path}?{query.urlencode()}"
+
+    return {
+        "previous": at(page.previous_page_number()) if page.has_previous() else "",
+        "next": at(page.next_page_number()) if page.has_next() else "",
+    }
 
 
 @login_required

@@ -14,6 +14,7 @@ from apps.documents.access import get_document_for_user
 from apps.documents.extensions import document_panels
 from apps.documents.files import file_response
 from apps.documents.locators import locator_label
+from apps.documents.selectors import attach_queue_positions
 from apps.documents.services.documents import document_delete
 from apps.documents.services.ingest import NOT_QUEUED, ingest_enqueue, ingest_queued
 
@@ -43,7 +44,9 @@ def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
 def document_status(request: HttpRequest, document_id: int) -> HttpResponse:
     """The ingest-job row of the collection page; htmx polls it until the job has finished."""
     document, rights = get_document_for_user(request.user, document_id)
-    context = {"document": document, "job": document.latest_job(), "rights": rights}
+    job = document.latest_job()
+    attach_queue_positions([job])
+    context = {"document": document, "job": job, "rights": rights}
     response = render(request, "documents/_document_row.html", context)
     if context["job"] is None or context["job"].finished:
         # 286 tells htmx to stop polling; the body still replaces the row with its final state.

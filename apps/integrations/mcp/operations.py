@@ -23,6 +23,7 @@ from apps.documents.api.views import preview_data
 from apps.retrieval.api import SearchQueryForm, first_errors, search_body
 from apps.retrieval.search.service import search as run_search
 from apps.retrieval.search.types import CollectionNotFound, InvalidSearch
+from portal.links import absolute_links, site_url
 
 
 class NotFound(ToolError):
@@ -34,8 +35,10 @@ class NotFound(ToolError):
 
 
 def as_api_json(data: Any) -> dict:
-    """`data` as a REST client receives it (DRF's encoder: dates, decimals, lazy strings)."""
-    return json.loads(JSONRenderer().render(data))
+    """`data` as a REST client receives it (DRF's encoder: dates, decimals, lazy strings), its links absolute on
+    PORTAL_SITE_URL. There is no request to take a host from: without the setting they stay site-relative
+    ("/documents/4/view/?chunk=2"), and the server says so as it starts (docs/mcp.md)."""
+    return absolute_links(json.loads(JSONRenderer().render(data)), site_url())
 
 
 def _invalid(errors: Mapping[str, Any] | Any) -> ToolError:

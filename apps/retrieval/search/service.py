@@ -25,6 +25,7 @@ from apps.retrieval.search.cache import cache_get, cache_key, cache_set
 from apps.retrieval.search.extras import add_deep_extras
 from apps.retrieval.search.fusion import reciprocal_rank_fusion
 from apps.retrieval.search.hits import make_hit
+from apps.retrieval.search.match import is_weak, key_term_coverage
 from apps.retrieval.search.scope import chunks_in_scope, resolve_scope, scoped_chunks
 from apps.retrieval.search.types import DEPTH_PRESETS, Filters, SearchHit, SearchParams, SearchResponse
 from apps.retrieval.search.vector import exact_is_better, vector_candidates
@@ -259,6 +260,7 @@ def search(user: AnyUser, params: SearchParams) -> SearchResponse:
         "top_k": p.top_k,
         "snippet": p.snippet_chars,
         "rerank": p.rerank,
+        "offset": p.offset,
     }
     key = cache_key(
         scope=[(c.id, c.index_version) for c in collections],
@@ -272,7 +274,11 @@ def search(user: AnyUser, params: SearchParams) -> SearchResponse:
         response.diagnostics["timings_ms"] = {"cache": round((time.perf_counter() - started) * 1000.0, 2)}
         return response
 
-    pool = max(INTERACTIVE_CANDIDATES, p.top_k, RERANK_POOL if p.rerank else 0)
+    top_k = preset.top_k if p.top_k is None else p.top_k  # resolved() filled it in
+    end = p.offset + top_k
+    # The pool does not grow with the offset: every page is a slice of the same ranking, so "more results" neither
+    # repeats nor skips a passage (fusing longer lists would reorder the deeper candidates).
+    pool = max(INTERACTIVE_CANDIDATES, top_k, RERANK_POOL if p.rerank else 0)
     retrieval = rank(collections, p.query, p.mode, p.filters, embedder, pool=pool)
     diagnostics = {
         "mode": p.mode,
@@ -291,7 +297,7 @@ def search(user: AnyUser, params: SearchParams) -> SearchResponse:
         diagnostics["reranker"]["reason"] = "not requested (quick search)" if p.depth == "quick" else "not requested"
     clock = Laps(scale=1000.0, digits=2)
     ranked = retrieval.ranked
-    wanted = ranked[: max(p.top_k, RERANK_POOL if p.rerank else 0)]
+    wanted = ranked[: max(end, RERANK_POOL if p.rerank else 0)]
     chunks = {
         c.pk: c
         for c in Chunk.objects.filter(pk__in=[r.chunk_id for r in wanted])
@@ -306,7 +312,9 @@ def search(user: AnyUser, params: SearchParams) -> SearchResponse:
             diagnostics["stages"].append("rerank")
             diagnostics["candidates"]["reranked"] = min(len(wanted), RERANK_POOL)
         clock.lap("rerank")
-    hits = [make_hit(chunks[r.chunk_id], r, p.query, retrieval.idf, p.snippet_chars) for r in wanted[: p.top_k]]
+    hits = [make_hit(chunks[r.chunk_id], r, p.query, retrieval.idf, p.snippet_chars) for r in wanted[p.offset : end]]
+    # Weighed on the first page whatever page this is, so that every page of one search says the same.
+    coverage = key_term_coverage(p.query, retrieval.idf, [chunks[r.chunk_id].text for r in wanted[:top_k]])
     diagnostics["stages"].append("snippet")
     clock.lap("snippet")
     if preset.chain or preset.related:
@@ -322,6 +330,10 @@ def search(user: AnyUser, params: SearchParams) -> SearchResponse:
         hits=hits,
         diagnostics=diagnostics,
         hint=QUICK_HINT if p.depth == "quick" else "",
+        key_term_coverage=coverage,
+        weak_match=is_weak(coverage),
+        offset=p.offset,
+        next_offset=end if len(ranked) > end else None,
     )
     if p.use_cache and _cacheable(diagnostics):
         cache_set(key, response.as_dict())
@@ -341,4 +353,8 @@ def _from_payload(payload: dict) -> SearchResponse:
         hits=[SearchHit(**hit) for hit in payload["results"]],
         diagnostics=payload["diagnostics"],
         hint=payload["hint"],
+        key_term_coverage=payload.get("key_term_coverage"),
+        weak_match=payload.get("weak_match", False),
+        offset=payload.get("offset", 0),
+        next_offset=payload.get("next_offset"),
     )

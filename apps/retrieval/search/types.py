@@ -32,6 +32,7 @@ DEPTH_PRESETS = {
     "deep": DepthPreset(top_k=5, snippet_chars=500, rerank=True, chain=True, related=True),
 }
 MAX_TOP_K = 50
+MAX_OFFSET = 200  # "more results" pages through the fused candidates, which hold a few dozen passages
 SNIPPET_LIMITS = (80, 2000)
 
 
@@ -69,6 +70,7 @@ class SearchParams:
     top_k: int | None = None  # None: the depth's preset
     snippet_chars: int | None = None  # None: the depth's preset
     rerank: bool | None = None  # None: the depth's preset
+    offset: int = 0  # hits to skip: the next page of "more results"
     use_cache: bool = True
 
     def resolved(self) -> SearchParams:
@@ -92,6 +94,8 @@ class SearchParams:
         f = self.filters
         if f.year_from is not None and f.year_to is not None and f.year_from > f.year_to:
             raise InvalidSearch(_("year_from is after year_to."))
+        if not 0 <= self.offset <= MAX_OFFSET:
+            raise InvalidSearch(f"offset must be between 0 and {MAX_OFFSET}.")
         rerank = preset.rerank if self.rerank is None else self.rerank
         return replace(self, query=query, top_k=top_k, snippet_chars=snippet, rerank=rerank)
 
@@ -143,6 +147,12 @@ class SearchResponse:
     diagnostics: dict[str, Any]
     hint: str = ""  # e.g. quick results say that deep is available
     cached: bool = False
+    # The weak-match signal (search/match.py): the best first-page passage's share of the query's key terms, and
+    # whether that is below the measured threshold. None/False when the query has no terms to weigh.
+    key_term_coverage: float | None = None
+    weak_match: bool = False
+    offset: int = 0
+    next_offset: int | None = None  # the offset of the next page when there are more candidates, else None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -152,6 +162,10 @@ class SearchResponse:
             "diagnostics": self.diagnostics,
             "hint": self.hint,
             "cached": self.cached,
+            "key_term_coverage": self.key_term_coverage,
+            "weak_match": self.weak_match,
+            "offset": self.offset,
+            "next_offset": self.next_offset,
         }
 
 

@@ -51,14 +51,24 @@ class Command(BaseCommand):
         if user_for_token(key) is None:
             raise CommandError("the API token is not valid (mistyped, or replaced by a newer one at /accounts/token/)")
         connection.close()  # each tool call opens its own, in its worker thread
+        self._say_links()
         _warm_up_search()
         build_server(lambda _ctx: key).run("stdio")
+
+    def _say_links(self) -> None:
+        if not settings.PORTAL_SITE_URL:
+            # stderr: over stdio, stdout is the protocol's own channel.
+            self.stderr.write(
+                "PORTAL_SITE_URL is not set: viewer_url and the other links in tool results are site-relative "
+                '("/documents/4/view/?chunk=2"); set it to the address people open the portal at to make them absolute.'
+            )
 
     def _serve_http(self, host: str, port: int) -> None:
         import uvicorn
 
         from apps.integrations.mcp.http import MCP_PATH, build_asgi_app
 
+        self._say_links()
         _warm_up_search()
         self.stderr.write(f"MCP over streamable HTTP at http://{host}:{port}{MCP_PATH} (Ctrl-C stops)")
         uvicorn.run(build_asgi_app(host), host=host, port=port, log_level="warning", lifespan="on")
