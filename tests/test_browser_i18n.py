@@ -46,4 +46,6 @@ def test_a_chinese_browser_logs_in_and_sees_a_collection_in_chinese(page, live_s
     assert page.get_attribute("html", "lang") == "en"
     assert page.inner_text(f"#document-{document.pk} .badge") == "Ready"
     page.goto(f"{live_server.url}/")
+    assert page.inner_text("h1") == "Search and ask all your collections"
+    page.goto(f"{live_server.url}/collections/")
     assert page.inner_text("h1") == "Collections"
