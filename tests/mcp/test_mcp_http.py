@@ -10,6 +10,7 @@ from django.urls import reverse
 from mcp.shared.exceptions import MCPError
 from rest_framework.authtoken.models import Token
 
+from apps.citations.models import Conversation
 from tests.mcp.clients import call, http_session, text_of
 from tests.mcp.conftest import LION_QUESTION
 
@@ -165,3 +166,27 @@ def test_invalid_parameters_come_back_as_tool_errors_that_say_what_is_wrong(http
     assert "Invalid parameters: Type a question." in text_of(errors["no_question"])
     assert "chunk_index" in text_of(errors["chunk"]) and "between 0 and 0" in text_of(errors["chunk"])
     assert text_of(errors["conversation"]).endswith("Not found: No such conversation.")
+
+
+def test_kb_ask_without_a_collection_asks_every_collection_its_caller_may_read(http_server, kb_library, token_of):
+    lab_documents = {document.pk for document in kb_library.values()}
+    member, outsider = token_of("viewer"), token_of("outsider")
+
+    async def session_calls():
+        async with http_session(http_server, f"Bearer {member}") as session:
+            mine = await call(session, "kb_ask", question=LION_QUESTION, depth="quick")
+        async with http_session(http_server, f"Bearer {outsider}") as session:
+            theirs = await call(session, "kb_ask", question=LION_QUESTION, depth="quick")
+        return mine, theirs
+
+    mine, theirs = anyio.run(session_calls)
+
+    # a member is answered from the lab's documents, in a conversation across collections
+    assert not mine.is_error, text_of(mine)
+    cited = {c["document_id"] for c in mine.structured_content["citations"]}
+    assert cited and cited <= lab_documents
+    assert Conversation.objects.get(pk=mine.structured_content["conversation"]).collection is None
+    # an outsider asking every collection they may read never gets a lab passage, cited or on the topic
+    assert not theirs.is_error, text_of(theirs)
+    seen = theirs.structured_content["citations"] + theirs.structured_content.get("topic_passages", [])
+    assert not {c["document_id"] for c in seen} & lab_documents

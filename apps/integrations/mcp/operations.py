@@ -84,9 +84,16 @@ def ask_answer(
     conversation: int | None = None,
 ) -> dict:
     """POST /api/v1/ask for `user`: {answer, citations, diagnostics, conversation, message, ...}, stored like the
-    API's answers (a follow-up in `conversation`, or a new conversation)."""
+    API's answers (a follow-up in `conversation`, or a new conversation). No collection and no conversation: every
+    collection the user may read (the API's all_collections, the home page's scope)."""
     body = AskRequestSerializer(
-        data={"question": question, "collection": collection or "", "depth": depth, "conversation": conversation}
+        data={
+            "question": question,
+            "collection": collection or "",
+            "depth": depth,
+            "conversation": conversation,
+            "all_collections": not collection and conversation is None,
+        }
     )
     if not body.is_valid():
         raise _invalid(body.errors)

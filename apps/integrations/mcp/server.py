@@ -27,13 +27,17 @@ TokenOf = Callable[[Context], str]
 INSTRUCTIONS = (
     "Search and ask the team knowledge portal. Every result says where a passage is (document id, chunk index, "
     "page or paragraph) and carries a viewer_url. kb_search finds passages; kb_ask answers a question from one "
-    "collection with numbered citations [n]; kb_preview shows a cited chunk with its neighbours. You see only "
-    "the collections your API token's owner is a member of."
+    "collection, or all you may read, with numbered citations [n]; kb_preview shows a cited chunk with its "
+    "neighbours. You see only the collections your API token's owner is a member of."
 )
 
 Query = Annotated[str, Field(description="what to search for (at most 1000 characters)")]
 Question = Annotated[str, Field(description="the question, in any language the documents are in")]
 Collection = Annotated[str, Field(description="a collection's slug, as GET /api/v1/collections/ lists them")]
+AskCollection = Annotated[
+    str | None,
+    Field(description="a collection's slug; omitted: every collection you may read (a follow-up: its conversation's)"),
+]
 SearchCollection = Annotated[
     str | None, Field(description="a collection's slug; omitted: every collection you may read")
 ]
@@ -120,12 +124,13 @@ def build_server(token_of: TokenOf) -> MCPServer:
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
     async def kb_ask(
         question: Question,
-        collection: Collection,
         ctx: Context,
+        collection: AskCollection = None,
         depth: AskDepth = None,
         conversation: ConversationId = None,
     ) -> CallToolResult:
-        """Answer a question from one collection, as POST /api/v1/ask: the answer marks each claim with [n], and
+        """Answer a question from one collection, or from every collection you may read when `collection` is left
+        out, as POST /api/v1/ask (all_collections): the answer marks each claim with [n], and
         `citations` says where each one is (citation_id, document_id, chunk_id, chunk_index, quote, page, rects,
         viewer_url, ...); `sentences` lists the claims, each with `quotes` {n: the words of source n behind that
         claim}. When the documents do not answer it, `answered` is false and `topic_passages` holds the passages
