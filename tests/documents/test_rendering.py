@@ -305,7 +305,7 @@ def test_the_viewer_page_draws_a_docx_with_its_target(collection, page_client_fo
     response = page_client_for("viewer").get(reverse("document-viewer", args=[document.pk]) + "?chunk=3")
     assert response.status_code == 200
     content = response.content.decode()
-    assert '<article id="doc-viewer" class="doc-viewer doc-docx">' in content
+    assert '<article id="doc-viewer" class="doc-viewer doc-docx"' in content
     assert '<table id="para-p11" class="doc-table" data-para-no="11">' in content
     assert "js/viewer-doc.js" in content
 
